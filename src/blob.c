@@ -1,0 +1,29 @@
+/* blob.c - pread within a blob's bounds. */
+#include "config.h"
+
+#include <errno.h>
+#include <unistd.h>
+
+#include "blob.h"
+
+ssize_t blob_read(const struct blob *b, void *buf, size_t n, uint64_t off)
+{
+	if (off >= b->size)
+		return 0;
+	if (n > b->size - off)
+		n = (size_t)(b->size - off);
+	size_t done = 0;
+	while (done < n) {
+		ssize_t r = pread(b->fd, (char *)buf + done, n - done,
+				  (off_t)(b->base + off + done));
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (r == 0)
+			break;  /* the file shrank under us: a short read */
+		done += (size_t)r;
+	}
+	return (ssize_t)done;
+}

@@ -1,0 +1,44 @@
+/* cache.h - one byte-bounded LRU cache for inflated members and produced
+ * files.
+ *
+ * A value is made by its fill function at most once at a time per key
+ * (single flight): a second reader of a member that is being inflated
+ * waits for the first instead of inflating it again.  Values are handed
+ * out by reference; an evicted value lives on until its last reference is
+ * dropped, so memory is the byte limit plus what readers hold right now.
+ */
+#ifndef CCSFS_CACHE_H
+#define CCSFS_CACHE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct cache;
+struct cache_value;
+
+struct cache_ref {
+	struct cache_value *v;
+	const uint8_t *data;
+	size_t len;
+};
+
+/* Makes the value for a key: *data is malloc'ed (NULL with len 0 is
+ * allowed).  Returns 0 or a negative errno, which is passed to the caller
+ * of cache_get and not remembered. */
+typedef int (*cache_fill_fn)(void *ctx, uint8_t **data, size_t *len);
+
+struct cache *cache_new(size_t limit);
+void cache_free(struct cache *c);
+
+int cache_get(struct cache *c, uint64_t key, cache_fill_fn fill, void *ctx,
+	      struct cache_ref *ref);
+void cache_put(struct cache *c, struct cache_ref *ref);
+
+struct cache_stats {
+	size_t bytes;           /* held by the cache (in use or not) */
+	size_t limit;
+	uint64_t hits, misses, evictions;
+};
+void cache_stats(struct cache *c, struct cache_stats *st);
+
+#endif

@@ -1,0 +1,231 @@
+/* gzip.c - gzip member headers and inflation with zlib. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "bytes.h"
+
+#include "gzip.h"
+
+#define GZ_FTEXT 0x01
+#define GZ_FNAME 0x08
+#define READ_CHUNK (256 * 1024)
+
+int gzip_parse_header(const uint8_t *p, size_t len, struct gzip_header *h)
+{
+	if (len < 10 || p[0] != 0x1f || p[1] != 0x8b || p[2] != 8)
+		return -EINVAL;
+	if (p[3] & ~(GZ_FTEXT | GZ_FNAME))
+		return -EINVAL;
+	if (p[8] != 0 && p[8] != 2 && p[8] != 4)        /* XFL */
+		return -EINVAL;
+	if (p[9] > 13 && p[9] != 255)                   /* OS */
+		return -EINVAL;
+	memset(h, 0, sizeof *h);
+	h->flags = p[3];
+	h->mtime = rd_u32le(p + 4);
+	h->xfl = p[8];
+	h->os = p[9];
+	h->length = 10;
+	if (!(h->flags & GZ_FNAME))
+		return 0;
+	size_t i = 10;
+	while (i < len && i - 10 <= GZIP_NAME_MAX && p[i] != 0) {
+		if (p[i] < 0x20 || p[i] > 0x7e)
+			return -EINVAL;
+		i++;
+	}
+	if (i >= len || p[i] != 0)
+		return -EINVAL;
+	h->has_name = true;
+	memcpy(h->name, p + 10, i - 10);
+	h->name[i - 10] = '\0';
+	h->length = i + 1;
+	return 0;
+}
+
+/* The output side: a buffer that grows, or a scratch window to discard
+ * into when only checking. */
+struct sink {
+	uint8_t *buf;
+	size_t cap;
+	size_t len;
+	size_t max;
+	bool discard;
+};
+
+static int sink_room(struct sink *s, z_stream *z)
+{
+	if (s->discard) {
+		s->len += s->cap - z->avail_out;
+		z->next_out = s->buf;
+		z->avail_out = (uInt)s->cap;
+		return 0;
+	}
+	s->len = s->cap - z->avail_out;
+	if (z->avail_out)
+		return 0;
+	if (s->cap >= s->max)
+		return -EFBIG;
+	size_t ncap = s->cap < s->max / 2 ? s->cap * 2 : s->max;
+	uint8_t *n = realloc(s->buf, ncap);
+	if (!n)
+		return -ENOMEM;
+	s->buf = n;
+	s->cap = ncap;
+	z->next_out = n + s->len;
+	z->avail_out = (uInt)(ncap - s->len);
+	return 0;
+}
+
+static size_t sink_len(const struct sink *s, const z_stream *z)
+{
+	if (!s->buf)
+		return 0;
+	return s->discard ? s->len + (s->cap - z->avail_out)
+			  : s->cap - z->avail_out;
+}
+
+/* A first guess at the inflated size, from where ISIZE most likely sits:
+ * the archives compress about 2.5:1, so start at 4x and grow. */
+static size_t first_capacity(uint64_t extent, size_t max)
+{
+	uint64_t guess = extent * 4 + 4096;
+	return guess < max ? (size_t)guess : max;
+}
+
+static bool all_zero(const uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i])
+			return false;
+	return true;
+}
+
+struct reader {
+	const struct blob *b;
+	uint64_t pos, end;
+	uint8_t *buf;
+};
+
+static int reader_fill(struct reader *rd, z_stream *z)
+{
+	size_t want = rd->end - rd->pos < READ_CHUNK ?
+		      (size_t)(rd->end - rd->pos) : READ_CHUNK;
+	ssize_t got = want ? blob_read(rd->b, rd->buf, want, rd->pos) : 0;
+	if (got < 0)
+		return (int)got;
+	rd->pos += (uint64_t)got;
+	z->next_in = rd->buf;
+	z->avail_in = (uInt)got;
+	return 0;
+}
+
+/* Checks that nothing but zeros follows the member up to its extent. */
+static int check_padding(struct reader *rd, z_stream *z, bool *clean)
+{
+	*clean = all_zero(z->next_in, z->avail_in);
+	while (*clean && rd->pos < rd->end) {
+		int rc = reader_fill(rd, z);
+		if (rc < 0)
+			return rc;
+		if (!z->avail_in)
+			break;
+		*clean = all_zero(z->next_in, z->avail_in);
+	}
+	return 0;
+}
+
+static int run_inflate(struct reader *rd, z_stream *z, struct sink *s,
+		       struct gzip_result *r)
+{
+	for (;;) {
+		if (!z->avail_in) {
+			int rc = reader_fill(rd, z);
+			if (rc < 0) {
+				snprintf(r->error, sizeof r->error,
+					 "read error at byte %llu: %s",
+					 (unsigned long long)rd->pos, strerror(-rc));
+				return -EIO;
+			}
+			if (!z->avail_in) {
+				snprintf(r->error, sizeof r->error,
+					 "deflate data cut off after %llu bytes "
+					 "(no end before the next member)",
+					 (unsigned long long)rd->pos);
+				return -EIO;
+			}
+		}
+		int zr = inflate(z, Z_NO_FLUSH);
+		if (zr == Z_STREAM_END)
+			return 0;
+		if (zr != Z_OK && zr != Z_BUF_ERROR) {
+			snprintf(r->error, sizeof r->error, "inflate: %s",
+				 z->msg ? z->msg : "corrupt deflate data");
+			return -EIO;
+		}
+		int rc = sink_room(s, z);
+		if (rc == -EFBIG) {
+			snprintf(r->error, sizeof r->error,
+				 "inflates to more than %zu bytes", s->max);
+			return -EFBIG;
+		}
+		if (rc < 0)
+			return rc;
+	}
+}
+
+int gzip_inflate_member(const struct blob *b, uint64_t off, uint64_t extent,
+			size_t max_out, uint8_t **out, size_t *out_len,
+			struct gzip_result *r)
+{
+	memset(r, 0, sizeof *r);
+	struct sink s = { .max = max_out, .discard = out == NULL };
+	s.cap = s.discard ? 64 * 1024 : first_capacity(extent, max_out);
+	s.buf = malloc(s.cap ? s.cap : 1);
+	uint8_t *inbuf = malloc(READ_CHUNK);
+	struct reader rd = { b, off, off + extent, inbuf };
+	z_stream z;
+	memset(&z, 0, sizeof z);
+	z.avail_out = (uInt)s.cap;      /* so that a failed start yields 0 */
+	int rc = -ENOMEM;
+	/* 16 + 15: zlib parses the gzip wrapper and checks CRC32 and ISIZE. */
+	if (!s.buf || !inbuf || inflateInit2(&z, 16 + MAX_WBITS) != Z_OK)
+		goto done;
+	z.next_out = s.buf;
+	z.avail_out = (uInt)s.cap;
+	rc = run_inflate(&rd, &z, &s, r);
+	if (rc == 0) {
+		r->compressed = rd.pos - z.avail_in - off;
+		/* zlib has checked the trailer against these. */
+		r->crc = (uint32_t)z.adler;
+		r->isize = (uint32_t)z.total_out;
+		rc = check_padding(&rd, &z, &r->padding_clean);
+		if (rc < 0)
+			snprintf(r->error, sizeof r->error, "read error: %s",
+				 strerror(-rc));
+	}
+	inflateEnd(&z);
+done:
+	free(inbuf);
+	size_t len = sink_len(&s, &z);
+	if (rc == -ENOMEM && !r->error[0])
+		snprintf(r->error, sizeof r->error, "out of memory");
+	if (out) {
+		/* Give back what the guess over-allocated. */
+		uint8_t *shrunk = len ? realloc(s.buf, len) : NULL;
+		*out = shrunk ? shrunk : s.buf;
+		if (!len) {
+			free(s.buf);
+			*out = NULL;
+		}
+		*out_len = len;
+	} else {
+		free(s.buf);
+	}
+	return rc;
+}

@@ -1,0 +1,192 @@
+/* main.c - options, the source check, and the FUSE session: glue only. */
+#include "config.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fuse_ops.h"
+#include <fuse_lowlevel.h>
+#include "log.h"
+#include "source.h"
+#include "tree.h"
+
+#define DEFAULT_CACHE_SIZE ((size_t)256 << 20)
+#define DEFAULT_MAX_MEMBER ((size_t)1 << 30)
+
+struct options {
+	const char *source;
+	char *cache_size;
+	char *max_member;
+	int show_help;
+	int show_version;
+};
+
+#define OPT(t, p) { t, offsetof(struct options, p), 1 }
+static const struct fuse_opt option_spec[] = {
+	OPT("cache_size=%s", cache_size),
+	OPT("max_member=%s", max_member),
+	OPT("-h", show_help),
+	OPT("--help", show_help),
+	OPT("-V", show_version),
+	OPT("--version", show_version),
+	FUSE_OPT_END
+};
+
+static void usage(const char *prog)
+{
+	printf("usage: %s [options] SOURCE MOUNTPOINT\n"
+	       "\n"
+	       "Mounts the .hack// game archives of SOURCE read-only at MOUNTPOINT.\n"
+	       "SOURCE is a directory holding a disc's files or a single archive\n"
+	       "(DATA.BIN, STREAM/STR1.BIN ...), told apart by their content.\n"
+	       "\n"
+	       "ccsfs options:\n"
+	       "    -o cache_size=SIZE     bytes of inflated members and made files\n"
+	       "                           kept in memory (default 256M; K, M, G)\n"
+	       "    -o max_member=SIZE     refuse members that inflate to more\n"
+	       "                           (default 1G)\n"
+	       "    -h, --help             this help, then FUSE's options\n"
+	       "    -V, --version          the version\n"
+	       "\n"
+	       "FUSE options:\n"
+	       "    -f                     stay in the foreground, log to stderr\n"
+	       "    -d                     debug: foreground, every request logged\n"
+	       "    -s                     a single thread\n"
+	       "    -o allow_other         let other users in (needs user_allow_other)\n"
+	       "\n", prog);
+}
+
+static int opt_proc(void *data, const char *arg, int key,
+		    struct fuse_args *outargs)
+{
+	(void)outargs;
+	struct options *o = data;
+	if (key == FUSE_OPT_KEY_NONOPT && !o->source) {
+		o->source = arg;
+		return 0;       /* taken: FUSE must not see it */
+	}
+	return 1;
+}
+
+/* "256M" -> bytes; 0 when malformed. */
+static size_t parse_size(const char *s)
+{
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (errno || end == s)
+		return 0;
+	unsigned shift = 0;
+	switch (*end) {
+	case 'k': case 'K': shift = 10; end++; break;
+	case 'm': case 'M': shift = 20; end++; break;
+	case 'g': case 'G': shift = 30; end++; break;
+	default: break;
+	}
+	if (*end == 'i' && *(end + 1) == 'B')
+		end += 2;
+	else if (*end == 'B')
+		end++;
+	if (*end || v > (SIZE_MAX >> shift))
+		return 0;
+	return (size_t)(v << shift);
+}
+
+static int size_option(const char *value, const char *name, size_t dflt,
+		       size_t *out)
+{
+	*out = dflt;
+	if (!value)
+		return 0;
+	*out = parse_size(value);
+	if (*out)
+		return 0;
+	fprintf(stderr, "ccsfs: -o %s=%s: not a size (a number with K, M or G)\n",
+		name, value);
+	return -1;
+}
+
+static int run(struct fuse_args *args, struct options *o)
+{
+	struct fuse_cmdline_opts cl;
+	memset(&cl, 0, sizeof cl);
+	if (fuse_parse_cmdline(args, &cl) != 0)
+		return 1;
+	int status = 1;
+	struct fs fs;
+	bool fs_ready = false;
+	size_t cache_size, max_member;
+	if (size_option(o->cache_size, "cache_size", DEFAULT_CACHE_SIZE,
+			&cache_size) < 0 ||
+	    size_option(o->max_member, "max_member", DEFAULT_MAX_MEMBER,
+			&max_member) < 0)
+		goto out;
+	if (!o->source || !cl.mountpoint) {
+		fprintf(stderr, "ccsfs: %s\nTry 'ccsfs --help'.\n", !o->source ?
+			"no SOURCE given" : "no MOUNTPOINT given");
+		goto out;
+	}
+	if (fs_init(&fs, cache_size) < 0) {
+		fprintf(stderr, "ccsfs: out of memory\n");
+		goto out;
+	}
+	fs_ready = true;
+	fs.max_member = max_member;
+	char err[512];
+	if (source_open(&fs, o->source, err, sizeof err) < 0) {
+		fprintf(stderr, "ccsfs: %s\n", err);
+		goto out;
+	}
+	char fsname[4200];
+	snprintf(fsname, sizeof fsname, "-oro,subtype=ccsfs,fsname=%s",
+		 o->source);
+	/* fsname is parsed as an option list: a comma would split it. */
+	if (strchr(o->source, ',') || fuse_opt_add_arg(args, fsname) != 0)
+		fuse_opt_add_arg(args, "-oro,subtype=ccsfs,fsname=ccsfs");
+	struct fuse *f = fuse_new(args, &ccsfs_ops, sizeof ccsfs_ops, &fs);
+	if (!f)
+		goto out;
+	if (fuse_mount(f, cl.mountpoint) != 0) {
+		fuse_destroy(f);
+		goto out;
+	}
+	log_init(cl.foreground);
+	if (fuse_daemonize(cl.foreground) == 0 &&
+	    fuse_set_signal_handlers(fuse_get_session(f)) == 0) {
+		int rc = cl.singlethread ? fuse_loop(f) : fuse_loop_mt(f, 0);
+		status = rc == 0 ? 0 : 1;
+		fuse_remove_signal_handlers(fuse_get_session(f));
+	}
+	fuse_unmount(f);
+	fuse_destroy(f);
+out:
+	if (fs_ready)
+		fs_destroy(&fs);
+	free(cl.mountpoint);
+	return status;
+}
+
+int main(int argc, char *argv[])
+{
+	struct fuse_args args = FUSE_ARGS_INIT(argc, argv);
+	struct options o;
+	memset(&o, 0, sizeof o);
+	if (fuse_opt_parse(&args, &o, option_spec, opt_proc) != 0)
+		return 1;
+	int status = 0;
+	if (o.show_help) {
+		usage(argv[0]);
+	} else if (o.show_version) {
+		printf("ccsfs %s (libfuse %d)\n", PACKAGE_VERSION, fuse_version());
+	} else {
+		status = run(&args, &o);
+	}
+	fuse_opt_free_args(&args);
+	free(o.cache_size);
+	free(o.max_member);
+	return status;
+}

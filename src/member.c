@@ -1,0 +1,667 @@
+/* member.c - archive directories, member directories, object directories
+ * and the producers of their text files. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "archive.h"
+#include "ccsf.h"
+#include "chunk_text.h"
+#include "gzip.h"
+#include "log.h"
+#include "member.h"
+#include "names.h"
+#include "strbuf.h"
+
+struct member {
+	struct archive_dir *ar;
+	const struct archive_entry *e;
+	const char *name;               /* its directory's name */
+	struct node *dir;               /* its inode keys its bytes */
+	/* What inflation learnt; under fs->lock until `known`. */
+	bool known;
+	int inflate_rc;
+	struct gzip_result gz;
+	size_t inflated_len;
+	/* What the walk learnt; written once by the populating thread. */
+	bool walked;
+	int walk_rc;
+	struct ccsf_scene scene;
+	const char **object_names;      /* display name per object index */
+};
+
+struct archive_dir {
+	struct archive_dir *next;
+	const char *label;              /* for messages: the source path */
+	const char *path;               /* NULL when blob was given */
+	struct blob blob;
+	bool own_fd;
+	struct archive_entry *entries;
+	size_t count;
+	struct member *members;
+};
+
+/* ---- member bytes ---- */
+
+struct fill_call {
+	struct fs *fs;
+	struct member *m;
+};
+
+static void record_outcome(struct fs *fs, struct member *m, int rc,
+			   const struct gzip_result *r, size_t len)
+{
+	pthread_mutex_lock(&fs->lock);
+	bool first = !m->known;
+	if (first) {
+		m->known = true;
+		m->inflate_rc = rc;
+		m->gz = *r;
+		m->inflated_len = len;
+	}
+	pthread_mutex_unlock(&fs->lock);
+	if (first && rc < 0)
+		log_error("%s: member %s at byte %" PRIu64 ": %s", m->ar->label,
+			  m->name, m->e->offset, r->error);
+}
+
+static int member_fill(void *ctx, uint8_t **data, size_t *len)
+{
+	struct fill_call *c = ctx;
+	struct member *m = c->m;
+	struct gzip_result r;
+	int rc = gzip_inflate_member(&m->ar->blob, m->e->offset, m->e->extent,
+				     c->fs->max_member, data, len, &r);
+	if (rc == -ENOMEM) {
+		log_error("%s: member %s: out of memory inflating it",
+			  m->ar->label, m->name);
+		return rc;
+	}
+	record_outcome(c->fs, m, rc, &r, *len);
+	if (rc == -EFBIG) {
+		free(*data);
+		*data = NULL;
+		*len = 0;
+	}
+	/* A broken member keeps what inflated before the fault: its chunks
+	 * are still worth reading. */
+	return 0;
+}
+
+static int member_bytes(struct fs *fs, struct member *m, struct cache_ref *ref)
+{
+	struct fill_call call = { fs, m };
+	return cache_get(fs->cache, m->dir->ino, member_fill, &call, ref);
+}
+
+static bool member_intact(struct fs *fs, struct member *m)
+{
+	pthread_mutex_lock(&fs->lock);
+	bool ok = m->known && m->inflate_rc == 0;
+	pthread_mutex_unlock(&fs->lock);
+	return ok;
+}
+
+int member_view_bytes(struct fs *fs, struct node *view, struct cache_ref *ref)
+{
+	struct member *m = view->u.view.member;
+	int rc = member_bytes(fs, m, ref);
+	if (rc < 0)
+		return rc;
+	bool fits = ref->len >= view->u.view.offset &&
+		    ref->len - view->u.view.offset >= atomic_load(&view->size);
+	if (!fits || (view->u.view.whole && !member_intact(fs, m))) {
+		if (!fits)
+			log_error("%s: member %s: inflated differently the "
+				  "second time", m->ar->label, m->name);
+		cache_put(fs->cache, ref);
+		return -EIO;
+	}
+	return 0;
+}
+
+/* ---- text producers ---- */
+
+static int produce_error_text(struct fs *fs, struct node *n, uint8_t **data,
+			      size_t *len)
+{
+	struct member *m = n->u.made.ctx;
+	struct strbuf sb = STRBUF_INIT;
+	pthread_mutex_lock(&fs->lock);
+	int irc = m->inflate_rc;
+	struct gzip_result gz = m->gz;
+	pthread_mutex_unlock(&fs->lock);
+	if (irc < 0)
+		sb_printf(&sb, "member: %s at byte %" PRIu64 " of %s\n"
+			  "inflate: %s\n", m->name, m->e->offset, m->ar->label,
+			  gz.error);
+	if (m->walked && m->walk_rc < 0)
+		sb_printf(&sb, "walk: at byte %zu of the inflated file: %s\n",
+			  m->scene.error_offset, m->scene.error);
+	return sb_finish(&sb, data, len);
+}
+
+static const char *object_name_cb(void *ctx, uint32_t index)
+{
+	struct member *m = ctx;
+	return index < m->scene.object_count ? m->object_names[index] : NULL;
+}
+
+static int produce_chunk_text(struct fs *fs, struct node *n, uint8_t **data,
+			      size_t *len)
+{
+	struct member *m = n->u.made.ctx;
+	const struct ccsf_chunk *c = &m->scene.chunks[n->u.made.arg];
+	struct cache_ref ref;
+	int rc = member_bytes(fs, m, &ref);
+	if (rc < 0)
+		return rc;
+	if ((uint64_t)c->offset + c->length > ref.len) {
+		cache_put(fs->cache, &ref);
+		return -EIO;
+	}
+	struct chunk_text_ctx ctx = { m->scene.version, object_name_cb, m };
+	struct strbuf sb = STRBUF_INIT;
+	rc = chunk_text(ref.data + c->offset, c->length, &ctx, &sb);
+	cache_put(fs->cache, &ref);
+	if (rc < 0) {
+		sb_free(&sb);
+		return rc;
+	}
+	return sb_finish(&sb, data, len);
+}
+
+static void print_raw_path(struct strbuf *sb, const uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n && p[i]; i++) {
+		if (p[i] >= 0x20 && p[i] < 0x7f && p[i] != '%')
+			sb_append(sb, &p[i], 1);
+		else
+			sb_printf(sb, "%%%02X", p[i]);
+	}
+}
+
+static void print_object_kinds(struct strbuf *sb, const struct ccsf_scene *s,
+			       uint32_t object)
+{
+	const char *sep = "";
+	for (uint32_t i = 0; object && i < s->chunk_count; i++) {
+		const struct ccsf_chunk *c = &s->chunks[i];
+		if (c->object != object || c->in_frames)
+			continue;
+		sb_printf(sb, "%s%s", sep, ccsf_kind_name(c->kind));
+		sep = ",";
+	}
+}
+
+static int produce_scene_text(struct fs *fs, struct node *n, uint8_t **data,
+			      size_t *len)
+{
+	(void)fs;
+	struct member *m = n->u.made.ctx;
+	const struct ccsf_scene *s = &m->scene;
+	struct strbuf sb = STRBUF_INIT;
+	sb_puts(&sb, "name: ");
+	print_raw_path(&sb, s->name, sizeof s->name);
+	sb_printf(&sb, "\nversion: 0x%x\nframes: %" PRIu32 "\nsize: %zu\n"
+		  "chunks: %" PRIu32 "\nframe_chunks: %" PRIu32 "\n",
+		  s->version, s->frames, s->size, s->chunk_count,
+		  s->frame_chunk_count);
+	if (s->trailer_offset < s->size)
+		sb_printf(&sb, "trailer: %zu bytes at %zu\n",
+			  s->size - s->trailer_offset, s->trailer_offset);
+	if (m->walk_rc < 0)
+		sb_printf(&sb, "error: at byte %zu: %s\n", s->error_offset,
+			  s->error);
+	sb_printf(&sb, "files: %" PRIu32 "\n", s->file_count);
+	for (uint32_t i = 0; i < s->file_count; i++) {
+		sb_printf(&sb, "file %" PRIu32 ": ", i);
+		print_raw_path(&sb, s->files[i], CCSF_NAME_LEN);
+		sb_puts(&sb, "\n");
+	}
+	sb_printf(&sb, "objects: %" PRIu32 "\n", s->object_count);
+	for (uint32_t i = 0; i < s->object_count; i++) {
+		sb_printf(&sb, "object %" PRIu32 ": %s file %u kinds ", i,
+			  m->object_names[i], s->objects[i].file);
+		print_object_kinds(&sb, s, i);
+		sb_puts(&sb, "\n");
+	}
+	return sb_finish(&sb, data, len);
+}
+
+/* ---- the member directory ---- */
+
+/* Names the member directory holds besides its objects. */
+static bool reserved_name(const struct member *m, const char *name)
+{
+	static const char *fixed[] = { "scene.txt", "chunks", "error.txt",
+				       "frames.txt", "audio.wav" };
+	for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+		if (strcmp(name, fixed[i]) == 0)
+			return true;
+	size_t n = strlen(m->name);
+	return strncmp(name, m->name, n) == 0 && strcmp(name + n, ".ccs") == 0;
+}
+
+struct name_slot {
+	const char *name;
+	uint32_t index;
+};
+
+static int by_name_then_index(const void *a, const void *b)
+{
+	const struct name_slot *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+	return c ? c : (x->index > y->index) - (x->index < y->index);
+}
+
+static const char *suffixed(struct fs *fs, const char *name, uint32_t index)
+{
+	char buf[NAME_MAX_OUT(CCSF_OBJECT_NAME_LEN) + 32];
+	snprintf(buf, sizeof buf, "%s~%" PRIu32, name, index);
+	return fs_strdup(fs, buf);
+}
+
+/* TREE.md: converted from Shift-JIS, an empty name is #<index>, a name
+ * that repeats (or takes one of the member's own names) gets ~<index>. */
+static int name_objects(struct fs *fs, struct member *m)
+{
+	const struct ccsf_scene *s = &m->scene;
+	uint32_t n = s->object_count;
+	m->object_names = fs_alloc(fs, (n ? n : 1) * sizeof *m->object_names);
+	struct name_slot *slots = malloc((n ? n : 1) * sizeof *slots);
+	struct name_conv *nc = name_conv_open();
+	int rc = m->object_names && slots && nc ? 0 : -ENOMEM;
+	for (uint32_t i = 0; i < n && rc == 0; i++) {
+		char buf[NAME_MAX_OUT(CCSF_OBJECT_NAME_LEN) + 16];
+		if (!name_from_sjis(nc, s->objects[i].name,
+				    CCSF_OBJECT_NAME_LEN, buf))
+			snprintf(buf, sizeof buf, "#%" PRIu32, i);
+		m->object_names[i] = reserved_name(m, buf) ?
+				     suffixed(fs, buf, i) : fs_strdup(fs, buf);
+		slots[i].name = m->object_names[i];
+		slots[i].index = i;
+		if (!m->object_names[i])
+			rc = -ENOMEM;
+	}
+	if (rc == 0 && n) {
+		qsort(slots, n, sizeof *slots, by_name_then_index);
+		for (uint32_t i = 1; i < n; i++)
+			if (strcmp(slots[i].name, slots[i - 1].name) == 0)
+				m->object_names[slots[i].index] =
+					suffixed(fs, slots[i].name, slots[i].index);
+	}
+	name_conv_close(nc);
+	free(slots);
+	return rc;
+}
+
+static unsigned digits(uint32_t n)
+{
+	unsigned d = 1;
+	while (n >= 10) {
+		n /= 10;
+		d++;
+	}
+	return d;
+}
+
+static int populate_chunks(struct fs *fs, struct member *m, struct node *dir)
+{
+	const struct ccsf_scene *s = &m->scene;
+	time_t t = m->e->header.mtime;
+	struct dir_builder b;
+	dir_builder_init(&b, fs, dir);
+	/* Wide enough that name order is file order. */
+	int width = (int)(digits(s->chunk_count) > 5 ? digits(s->chunk_count) : 5);
+	char name[NAME_MAX_OUT(CCSF_OBJECT_NAME_LEN) + 64];
+	for (uint32_t i = 0; i < s->chunk_count; i++) {
+		const struct ccsf_chunk *c = &s->chunks[i];
+		int len = snprintf(name, sizeof name, "%0*" PRIu32 "-%s", width,
+				   i, ccsf_kind_name(c->kind));
+		if (c->object)
+			snprintf(name + len, sizeof name - (size_t)len, "-%s",
+				 m->object_names[c->object]);
+		strcat(name, ".bin");
+		dir_add_view(&b, name, t, m, c->offset, c->length, false);
+	}
+	if (s->trailer_offset < s->size) {
+		snprintf(name, sizeof name, "%0*" PRIu32 "-trailer.bin", width,
+			 s->chunk_count);
+		dir_add_view(&b, name, t, m, s->trailer_offset,
+			     s->size - s->trailer_offset, false);
+	}
+	return dir_publish(&b);
+}
+
+/* One object folder: each chunk it owns as <kind>.bin and <kind>.txt. */
+static int populate_object(struct fs *fs, struct member *m, struct node *dir,
+			   const uint32_t *chunks, uint32_t count)
+{
+	time_t t = m->e->header.mtime;
+	struct dir_builder b;
+	dir_builder_init(&b, fs, dir);
+	for (uint32_t i = 0; i < count; i++) {
+		const struct ccsf_chunk *c = &m->scene.chunks[chunks[i]];
+		unsigned nth = 1;
+		for (uint32_t j = 0; j < i; j++)
+			nth += m->scene.chunks[chunks[j]].kind == c->kind;
+		char base[32], name[40];
+		if (nth == 1)
+			snprintf(base, sizeof base, "%s", ccsf_kind_name(c->kind));
+		else
+			snprintf(base, sizeof base, "%s-%u",
+				 ccsf_kind_name(c->kind), nth);
+		snprintf(name, sizeof name, "%s.bin", base);
+		dir_add_view(&b, name, t, m, c->offset, c->length, false);
+		if (chunk_text_has(c->kind)) {
+			snprintf(name, sizeof name, "%s.txt", base);
+			dir_add_made(&b, name, t, produce_chunk_text, m,
+				     chunks[i]);
+		}
+	}
+	return dir_publish(&b);
+}
+
+/* Groups the setup chunks by owning object, in file order. */
+static int add_objects(struct fs *fs, struct member *m, struct dir_builder *b)
+{
+	const struct ccsf_scene *s = &m->scene;
+	uint32_t n = s->object_count;
+	uint32_t *start = calloc((size_t)n + 1, sizeof *start);
+	uint32_t *order = malloc(((size_t)s->chunk_count + 1) * sizeof *order);
+	if (!start || !order) {
+		free(start);
+		free(order);
+		return -ENOMEM;
+	}
+	for (uint32_t i = 0; i < s->chunk_count; i++)
+		if (s->chunks[i].object && !s->chunks[i].in_frames)
+			start[s->chunks[i].object + 1]++;
+	for (uint32_t o = 0; o < n; o++)
+		start[o + 1] += start[o];
+	uint32_t *fill = calloc((size_t)n + 1, sizeof *fill);
+	int rc = fill ? 0 : -ENOMEM;
+	for (uint32_t i = 0; rc == 0 && i < s->chunk_count; i++) {
+		uint32_t o = s->chunks[i].object;
+		if (o && !s->chunks[i].in_frames)
+			order[start[o] + fill[o]++] = i;
+	}
+	for (uint32_t o = 1; rc == 0 && o < n; o++) {
+		uint32_t count = start[o + 1] - start[o];
+		if (!count)
+			continue;
+		struct node *d = dir_add_dir(b, m->object_names[o],
+					     m->e->header.mtime, NULL, NULL);
+		rc = d ? populate_object(fs, m, d, order + start[o], count)
+		       : -ENOMEM;
+	}
+	free(fill);
+	free(start);
+	free(order);
+	return rc;
+}
+
+static int populate_member(struct fs *fs, struct node *dir)
+{
+	struct member *m = dir->u.dir.ctx;
+	time_t t = m->e->header.mtime;
+	struct cache_ref ref;
+	int rc = member_bytes(fs, m, &ref);
+	if (rc < 0)
+		return rc;
+	struct dir_builder b;
+	dir_builder_init(&b, fs, dir);
+	if (ref.len) {
+		m->walk_rc = ccsf_walk(ref.data, ref.len, &m->scene);
+		m->walked = true;
+		if (m->walk_rc == -ENOMEM)
+			rc = -ENOMEM;
+		else if (m->walk_rc < 0)
+			log_error("%s: member %s: %s (byte %zu)", m->ar->label,
+				  m->name, m->scene.error, m->scene.error_offset);
+	}
+	cache_put(fs->cache, &ref);
+	if (rc == 0 && m->walked)
+		rc = name_objects(fs, m);
+	if (rc < 0)
+		return rc;
+	char name[GZIP_NAME_MAX * 3 + 8];
+	snprintf(name, sizeof name, "%s.ccs", m->name);
+	pthread_mutex_lock(&fs->lock);
+	size_t whole = m->inflated_len;
+	bool failed = m->inflate_rc < 0;
+	pthread_mutex_unlock(&fs->lock);
+	if (whole)
+		dir_add_view(&b, name, t, m, 0, whole, true);
+	if (failed || (m->walked && m->walk_rc < 0))
+		dir_add_made(&b, "error.txt", t, produce_error_text, m, 0);
+	if (m->walked) {
+		dir_add_made(&b, "scene.txt", t, produce_scene_text, m, 0);
+		struct node *chunks = dir_add_dir(&b, "chunks", t, NULL, NULL);
+		rc = chunks ? populate_chunks(fs, m, chunks) : -ENOMEM;
+		if (rc == 0)
+			rc = add_objects(fs, m, &b);
+	}
+	int prc = dir_publish(&b);
+	return rc < 0 ? rc : prc;
+}
+
+/* ---- the archive directory ---- */
+
+static int verify_member(struct fs *fs, struct member *m)
+{
+	pthread_mutex_lock(&fs->lock);
+	bool known = m->known;
+	pthread_mutex_unlock(&fs->lock);
+	if (known)
+		return 0;
+	struct gzip_result r;
+	int rc = gzip_inflate_member(&m->ar->blob, m->e->offset, m->e->extent,
+				     fs->max_member, NULL, NULL, &r);
+	if (rc == -ENOMEM)
+		return rc;
+	/* Checking inflates into a scratch window: a length over the cap
+	 * shows up here as ISIZE, not as an allocation. */
+	if (rc == 0 && r.isize > fs->max_member) {
+		rc = -EFBIG;
+		snprintf(r.error, sizeof r.error, "inflates to more than %zu "
+			 "bytes", fs->max_member);
+	}
+	record_outcome(fs, m, rc, &r, rc == 0 ? r.isize : 0);
+	return 0;
+}
+
+static void print_time(struct strbuf *sb, time_t t)
+{
+	struct tm tm;
+	char buf[32];
+	gmtime_r(&t, &tm);
+	strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	sb_puts(sb, buf);
+}
+
+/* Inflates every member not yet inflated, to tell exact sizes and CRCs:
+ * only inflation can say where a member's deflate data ends. */
+static int produce_listing(struct fs *fs, struct node *n, uint8_t **data,
+			   size_t *len)
+{
+	struct archive_dir *ar = n->u.made.ctx;
+	struct strbuf sb = STRBUF_INIT;
+	sb_puts(&sb, "# member offset stored compressed inflated crc32 mtime "
+		"status\n");
+	for (size_t i = 0; i < ar->count; i++) {
+		struct member *m = &ar->members[i];
+		int rc = verify_member(fs, m);
+		if (rc < 0) {
+			sb_free(&sb);
+			return rc;
+		}
+		pthread_mutex_lock(&fs->lock);
+		struct gzip_result gz = m->gz;
+		int irc = m->inflate_rc;
+		pthread_mutex_unlock(&fs->lock);
+		sb_printf(&sb, "%s %" PRIu64 " %" PRIu64 " ", m->name,
+			  m->e->offset, m->e->extent);
+		if (irc == 0)
+			sb_printf(&sb, "%" PRIu64 " %" PRIu32 " 0x%08" PRIx32 " ",
+				  gz.compressed, gz.isize, gz.crc);
+		else
+			sb_puts(&sb, "- - - ");
+		print_time(&sb, (time_t)m->e->header.mtime);
+		if (irc == 0 && !gz.padding_clean)
+			sb_puts(&sb, " ok, with bytes other than zero after it\n");
+		else
+			sb_printf(&sb, " %s\n", irc == 0 ? "ok" : gz.error);
+	}
+	return sb_finish(&sb, data, len);
+}
+
+/* The member's gzip name without its extension, escaped; member-<sector>
+ * when it has none. */
+static void member_base_name(const struct archive_entry *e, char *out,
+			     size_t outsz)
+{
+	char raw[GZIP_NAME_MAX + 1];
+	snprintf(raw, sizeof raw, "%s", e->header.name);
+	char *dot = strrchr(raw, '.');
+	if (dot && dot != raw)
+		*dot = '\0';
+	if (!name_escape_ascii((const uint8_t *)raw, strlen(raw), out))
+		snprintf(out, outsz, "member-%" PRIu64,
+			 e->offset / ARCHIVE_SECTOR);
+}
+
+/* A name seen before gets ~2, ~3 in archive order. */
+static int name_members(struct fs *fs, struct archive_dir *ar)
+{
+	enum { BASE_MAX = GZIP_NAME_MAX * 3 + 32 };
+	char (*base)[BASE_MAX] = malloc((ar->count ? ar->count : 1) * BASE_MAX);
+	if (!base)
+		return -ENOMEM;
+	int rc = 0;
+	for (size_t i = 0; i < ar->count && rc == 0; i++) {
+		member_base_name(&ar->entries[i], base[i], BASE_MAX);
+		unsigned seen = 1;
+		for (size_t j = 0; j < i; j++)
+			seen += strcmp(base[j], base[i]) == 0;
+		char name[BASE_MAX + 16];
+		if (seen > 1)
+			snprintf(name, sizeof name, "%s~%u", base[i], seen);
+		else
+			snprintf(name, sizeof name, "%s", base[i]);
+		ar->members[i].name = fs_strdup(fs, name);
+		if (!ar->members[i].name)
+			rc = -ENOMEM;
+	}
+	free(base);
+	return rc;
+}
+
+static int open_archive(struct archive_dir *ar)
+{
+	if (ar->blob.fd >= 0)
+		return 0;
+	int fd = open(ar->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		int rc = -errno;
+		log_error("%s: %s", ar->path, strerror(errno));
+		return rc;
+	}
+	struct stat st;
+	if (fstat(fd, &st) < 0) {
+		int rc = -errno;
+		close(fd);
+		return rc;
+	}
+	ar->blob.fd = fd;
+	ar->blob.base = 0;
+	ar->blob.size = (uint64_t)st.st_size;
+	ar->own_fd = true;
+	return 0;
+}
+
+static int populate_archive(struct fs *fs, struct node *dir)
+{
+	struct archive_dir *ar = dir->u.dir.ctx;
+	int rc = open_archive(ar);
+	if (rc == 0)
+		rc = archive_scan(&ar->blob, &ar->entries, &ar->count);
+	if (rc < 0) {
+		log_error("%s: cannot scan the archive: %s", ar->label,
+			  strerror(-rc));
+		return rc;
+	}
+	ar->members = calloc(ar->count ? ar->count : 1, sizeof *ar->members);
+	if (!ar->members)
+		return -ENOMEM;
+	rc = name_members(fs, ar);
+	if (rc < 0)
+		return rc;
+	struct dir_builder b;
+	dir_builder_init(&b, fs, dir);
+	dir_add_made(&b, ARCHIVE_LISTING, dir->mtime, produce_listing, ar, 0);
+	for (size_t i = 0; i < ar->count; i++) {
+		struct member *m = &ar->members[i];
+		m->ar = ar;
+		m->e = &ar->entries[i];
+		m->dir = dir_add_dir(&b, m->name, m->e->header.mtime,
+				     populate_member, m);
+	}
+	return dir_publish(&b);
+}
+
+static struct archive_dir *archive_new(struct fs *fs, const char *path,
+				       const struct blob *blob)
+{
+	struct archive_dir *ar = fs_alloc(fs, sizeof *ar);
+	if (!ar)
+		return NULL;
+	ar->label = fs_strdup(fs, path);
+	ar->path = ar->label;
+	ar->blob.fd = -1;
+	if (blob)
+		ar->blob = *blob;
+	pthread_mutex_lock(&fs->lock);
+	ar->next = fs->archives;
+	fs->archives = ar;
+	pthread_mutex_unlock(&fs->lock);
+	return ar->label ? ar : NULL;
+}
+
+struct node *archive_dir_add(struct dir_builder *b, const char *name,
+			     time_t mtime, const char *path,
+			     const struct blob *blob)
+{
+	struct archive_dir *ar = archive_new(b->fs, path, blob);
+	if (!ar) {
+		b->failed = true;
+		return NULL;
+	}
+	return dir_add_dir(b, name, mtime, populate_archive, ar);
+}
+
+struct node *archive_dir_root(struct fs *fs, time_t mtime, const char *path)
+{
+	struct archive_dir *ar = archive_new(fs, path, NULL);
+	return ar ? node_new_dir(fs, "", mtime, populate_archive, ar) : NULL;
+}
+
+void archives_free(struct fs *fs)
+{
+	for (struct archive_dir *ar = fs->archives; ar; ar = ar->next) {
+		for (size_t i = 0; ar->members && i < ar->count; i++)
+			ccsf_scene_free(&ar->members[i].scene);
+		free(ar->members);
+		free(ar->entries);
+		if (ar->own_fd)
+			close(ar->blob.fd);
+	}
+	fs->archives = NULL;
+}

@@ -1,0 +1,37 @@
+/* member.h - archive directories and the scene directories of their
+ * members: TREE.md's "An archive directory", "A member directory" and
+ * "An object directory".
+ *
+ * An archive is scanned when its directory is first used; a member is
+ * inflated (through the cache) and walked when its directory is first
+ * used.  What inflation and the walk learn is kept with the member, so
+ * the directory stays the same when its bytes are evicted and made again.
+ */
+#ifndef CCSFS_MEMBER_H
+#define CCSFS_MEMBER_H
+
+#include <time.h>
+
+#include "blob.h"
+#include "tree.h"
+
+/* Adds the directory of an archive that is the host file `path` (fd -1:
+ * opened on first use) or a blob of an open image. */
+struct node *archive_dir_add(struct dir_builder *b, const char *name,
+			     time_t mtime, const char *path,
+			     const struct blob *blob);
+
+/* The root of a mount whose source is a single archive. */
+struct node *archive_dir_root(struct fs *fs, time_t mtime, const char *path);
+
+/* The inflated bytes a view reads from; -EIO for the whole member when it
+ * did not inflate cleanly. */
+int member_view_bytes(struct fs *fs, struct node *view, struct cache_ref *ref);
+
+/* The name of the listing in an archive directory: '%' is escaped in
+ * member names, so no member can take it. */
+#define ARCHIVE_LISTING "%members.txt"
+
+void archives_free(struct fs *fs);
+
+#endif

@@ -1,0 +1,145 @@
+/* tree.h - the virtual tree: directories, files and links, with stable
+ * inode numbers, built lazily.
+ *
+ * A directory is filled by its populate function on first use, once, while
+ * other threads wait; after that its children never change, so lookups
+ * need no lock.  A file's bytes come from one of three places: the source
+ * itself (passed through), a slice of a member's inflated bytes (a view),
+ * or a producer that makes them (text, PNG, OBJ) into the cache.  Adding a
+ * format adds a producer, not a special case here or in the FUSE glue.
+ */
+#ifndef CCSFS_TREE_H
+#define CCSFS_TREE_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "cache.h"
+
+struct fs;
+struct node;
+struct member;
+struct archive_dir;
+struct arena;
+
+enum node_type { NODE_DIR, NODE_FILE, NODE_LINK };
+enum file_kind { FILE_HOST, FILE_VIEW, FILE_MADE };
+
+typedef int (*populate_fn)(struct fs *fs, struct node *dir);
+/* Makes a file's bytes (malloc'ed) or returns a negative errno. */
+typedef int (*produce_fn)(struct fs *fs, struct node *file, uint8_t **data,
+			  size_t *len);
+
+#define SIZE_UNKNOWN UINT64_MAX
+
+struct node {
+	const char *name;
+	struct node *parent;
+	uint64_t ino;
+	uint8_t type;           /* enum node_type */
+	uint8_t file_kind;      /* enum file_kind */
+	time_t mtime;
+	_Atomic uint64_t size;  /* files; SIZE_UNKNOWN until first made */
+	union {
+		struct {
+			struct node **kids;     /* sorted by name */
+			uint32_t nkids;
+			uint32_t nsubdirs;
+			_Atomic int state;
+			int error;              /* a failed populate */
+			populate_fn populate;
+			void *ctx;
+		} dir;
+		struct {
+			const char *path;       /* on the host */
+		} host;
+		struct {
+			struct member *member;
+			uint64_t offset;
+			bool whole;     /* the member itself: intact or EIO */
+		} view;
+		struct {
+			produce_fn produce;
+			void *ctx;
+			uint32_t arg;
+		} made;
+		struct {
+			const char *target;
+		} link;
+	} u;
+};
+
+/* The mounted filesystem: what every callback needs. */
+struct fs {
+	struct node *root;
+	struct cache *cache;
+	size_t max_member;              /* largest inflated member accepted */
+	uid_t uid;
+	gid_t gid;
+	_Atomic uint64_t next_ino;
+	pthread_mutex_t lock;           /* directory states, member outcomes */
+	pthread_cond_t populated;
+	struct arena *arenas;           /* everything the tree allocated */
+	struct archive_dir *archives;   /* to free their members at unmount */
+	pthread_mutex_t arena_lock;
+};
+
+int fs_init(struct fs *fs, size_t cache_size);
+void fs_destroy(struct fs *fs);
+
+/* Memory that lives as long as the tree. */
+void *fs_alloc(struct fs *fs, size_t n);
+char *fs_strdup(struct fs *fs, const char *s);
+
+/* Making nodes: a directory under construction collects its children in a
+ * dir_builder, and dir_publish sorts and attaches them. */
+struct dir_builder {
+	struct fs *fs;
+	struct node *dir;
+	struct node **kids;
+	size_t n, cap;
+	bool failed;
+};
+void dir_builder_init(struct dir_builder *b, struct fs *fs, struct node *dir);
+struct node *dir_add_dir(struct dir_builder *b, const char *name,
+			 time_t mtime, populate_fn populate, void *ctx);
+struct node *dir_add_host_file(struct dir_builder *b, const char *name,
+			       time_t mtime, const char *path, uint64_t size);
+struct node *dir_add_view(struct dir_builder *b, const char *name,
+			  time_t mtime, struct member *m, uint64_t offset,
+			  uint64_t size, bool whole);
+struct node *dir_add_made(struct dir_builder *b, const char *name,
+			  time_t mtime, produce_fn produce, void *ctx,
+			  uint32_t arg);
+struct node *dir_add_link(struct dir_builder *b, const char *name,
+			  time_t mtime, const char *target);
+/* True when the name is taken already (names must be unique). */
+bool dir_has(const struct dir_builder *b, const char *name);
+int dir_publish(struct dir_builder *b);
+
+/* A node standing alone (the root). */
+struct node *node_new_dir(struct fs *fs, const char *name, time_t mtime,
+			  populate_fn populate, void *ctx);
+
+/* Populates a directory on first use; waits when another thread does. */
+int tree_ready(struct fs *fs, struct node *dir);
+struct node *tree_child(struct fs *fs, struct node *dir, const char *name,
+			int *err);
+/* Resolves an absolute path ("/a/b"); NULL with *err set when missing. */
+struct node *tree_lookup(struct fs *fs, const char *path, int *err);
+
+/* Fills st; makes a produced file once to learn its exact size. */
+int tree_stat(struct fs *fs, struct node *n, struct stat *st);
+/* Reads file bytes at off; returns the count or a negative errno. */
+ssize_t tree_read(struct fs *fs, struct node *n, char *buf, size_t size,
+		  uint64_t off, int host_fd);
+
+/* A produced file's bytes, by reference, made once into the cache. */
+int tree_made_bytes(struct fs *fs, struct node *n, struct cache_ref *ref);
+
+#endif
