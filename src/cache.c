@@ -125,11 +125,14 @@ static void value_release(struct cache *c, struct cache_value *v)
 }
 
 /* Drops least recently used values until the cache fits its limit.
- * A value in use leaves the table now and is freed by its last put. */
+ * A value in use leaves the table now and is freed by its last put.  The
+ * newest value always stays, even when it alone is over the limit: a
+ * member larger than the cache would otherwise be inflated again for
+ * every read. */
 static void evict(struct cache *c)
 {
 	struct cache_value *v = c->lru_tail;
-	while (c->bytes > c->limit && v) {
+	while (c->bytes > c->limit && v && v != c->lru_head) {
 		struct cache_value *prev = v->lru_prev;
 		lru_unlink(c, v);
 		table_remove(c, v);

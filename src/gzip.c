@@ -108,7 +108,7 @@ static bool all_zero(const uint8_t *p, size_t n)
 
 struct reader {
 	const struct blob *b;
-	uint64_t pos, end;
+	uint64_t start, pos, end;
 	uint8_t *buf;
 };
 
@@ -154,9 +154,9 @@ static int run_inflate(struct reader *rd, z_stream *z, struct sink *s,
 			}
 			if (!z->avail_in) {
 				snprintf(r->error, sizeof r->error,
-					 "deflate data cut off after %llu bytes "
-					 "(no end before the next member)",
-					 (unsigned long long)rd->pos);
+					 "deflate data cut off: no end within "
+					 "the member's %llu bytes",
+					 (unsigned long long)(rd->end - rd->start));
 				return -EIO;
 			}
 		}
@@ -164,7 +164,7 @@ static int run_inflate(struct reader *rd, z_stream *z, struct sink *s,
 		if (zr == Z_STREAM_END)
 			return 0;
 		if (zr != Z_OK && zr != Z_BUF_ERROR) {
-			snprintf(r->error, sizeof r->error, "inflate: %s",
+			snprintf(r->error, sizeof r->error, "%s",
 				 z->msg ? z->msg : "corrupt deflate data");
 			return -EIO;
 		}
@@ -188,7 +188,7 @@ int gzip_inflate_member(const struct blob *b, uint64_t off, uint64_t extent,
 	s.cap = s.discard ? 64 * 1024 : first_capacity(extent, max_out);
 	s.buf = malloc(s.cap ? s.cap : 1);
 	uint8_t *inbuf = malloc(READ_CHUNK);
-	struct reader rd = { b, off, off + extent, inbuf };
+	struct reader rd = { b, off, off, off + extent, inbuf };
 	z_stream z;
 	memset(&z, 0, sizeof z);
 	z.avail_out = (uInt)s.cap;      /* so that a failed start yields 0 */

@@ -118,8 +118,8 @@ int member_view_bytes(struct fs *fs, struct node *view, struct cache_ref *ref)
 		    ref->len - view->u.view.offset >= atomic_load(&view->size);
 	if (!fits || (view->u.view.whole && !member_intact(fs, m))) {
 		if (!fits)
-			log_error("%s: member %s: inflated differently the "
-				  "second time", m->ar->label, m->name);
+			log_error("%s: member %s: shorter than when it was "
+				  "first inflated", m->ar->label, m->name);
 		cache_put(fs->cache, ref);
 		return -EIO;
 	}
@@ -418,6 +418,7 @@ static int populate_member(struct fs *fs, struct node *dir)
 		return rc;
 	struct dir_builder b;
 	dir_builder_init(&b, fs, dir);
+	size_t whole = ref.len;
 	if (ref.len) {
 		m->walk_rc = ccsf_walk(ref.data, ref.len, &m->scene);
 		m->walked = true;
@@ -435,7 +436,6 @@ static int populate_member(struct fs *fs, struct node *dir)
 	char name[GZIP_NAME_MAX * 3 + 8];
 	snprintf(name, sizeof name, "%s.ccs", m->name);
 	pthread_mutex_lock(&fs->lock);
-	size_t whole = m->inflated_len;
 	bool failed = m->inflate_rc < 0;
 	pthread_mutex_unlock(&fs->lock);
 	if (whole)

@@ -68,8 +68,8 @@ static void begin(struct chunk *c, uint16_t kind)
 static void end(struct chunk *c)
 {
 	uint32_t words = (uint32_t)((c->n - 8) / 4);
-	memcpy(c->b + 4, &(uint8_t[4]){ words & 0xff, (words >> 8) & 0xff,
-		(words >> 16) & 0xff, words >> 24 }, 4);
+	for (int i = 0; i < 4; i++)
+		c->b[4 + i] = (uint8_t)(words >> (8 * i));
 }
 
 /* ---- decoding ---------------------------------------------------------- */
@@ -84,12 +84,12 @@ static const char *test_name(void *ctx, uint32_t index)
 	return index < sizeof names / sizeof names[0] ? names[index] : NULL;
 }
 
-static char *decode_with(const struct chunk *c, size_t len, uint16_t version,
-			 chunk_object_name_fn names)
+static char *decode_bytes(const uint8_t *p, size_t len, uint16_t version,
+			  chunk_object_name_fn names)
 {
 	struct chunk_text_ctx ctx = { version, names, NULL };
 	struct strbuf sb = STRBUF_INIT;
-	assert_int_equal(chunk_text(c->b, len, &ctx, &sb), 0);
+	assert_int_equal(chunk_text(p, len, &ctx, &sb), 0);
 	uint8_t *data;
 	size_t n;
 	assert_int_equal(sb_finish(&sb, &data, &n), 0);
@@ -100,6 +100,12 @@ static char *decode_with(const struct chunk *c, size_t len, uint16_t version,
 	text[n] = '\0';
 	free(data);
 	return text;
+}
+
+static char *decode_with(const struct chunk *c, size_t len, uint16_t version,
+			 chunk_object_name_fn names)
+{
+	return decode_bytes(c->b, len, version, names);
 }
 
 static char *decode(const struct chunk *c, uint16_t version)
@@ -158,11 +164,10 @@ static void every_length(const struct chunk *c, uint16_t version)
 {
 	for (size_t len = 0; len <= c->n; len++) {
 		/* A copy of exactly len bytes: ASan catches a read past it. */
-		struct chunk *cut = malloc(sizeof *cut);
+		uint8_t *cut = malloc(len ? len : 1);
 		assert_non_null(cut);
-		memcpy(cut->b, c->b, len);
-		cut->n = len;
-		char *text = decode_with(cut, len, version, test_name);
+		memcpy(cut, c->b, len);
+		char *text = decode_bytes(cut, len, version, test_name);
 		const char *last = last_line(text);
 		if (len < c->n) {
 			if (strncmp(last, "error: ", 7) != 0)
@@ -174,7 +179,7 @@ static void every_length(const struct chunk *c, uint16_t version)
 		}
 		free(text);
 		/* Without names, too: the decoder must not need them. */
-		text = decode_with(cut, len, version, NULL);
+		text = decode_bytes(cut, len, version, NULL);
 		free(text);
 		free(cut);
 	}
@@ -216,7 +221,7 @@ static void make_clut(struct chunk *c, uint16_t version)
 	begin(c, CCSF_CLUT);
 	put32(c, 1);
 	if (version >= 0x92)
-		put32(c, 7);
+		put32(c, 9);
 	put8(c, 0x05);                  /* flag */
 	put8(c, 0);                     /* cpsm */
 	put8(c, 0);
@@ -355,7 +360,8 @@ static void make_index(struct chunk *c)
 	put32(c, 3);
 	uint8_t path[32] = { 0 };
 	put_bytes(c, path, sizeof path);
-	memcpy(path, " D:\\art\\x 100%\x82\xa0.max", 19);
+	static const char source[] = " D:\\art\\x 100%\x82\xa0.max";
+	memcpy(path, source, strlen(source));
 	put_bytes(c, path, sizeof path);
 	uint8_t name[30] = { 0 };
 	put_bytes(c, name, sizeof name);
@@ -363,7 +369,7 @@ static void make_index(struct chunk *c)
 	memcpy(name, "CLT_xasc00", 10);
 	put_bytes(c, name, sizeof name);
 	put16(c, 1);
-	memcpy(name, "TEX_\x95\x60", 6);
+	memcpy(name, "TEX_\x82\xa0\0\0\0\0", 10);
 	put_bytes(c, name, sizeof name);
 	put16(c, 1);
 	end(c);
@@ -526,6 +532,9 @@ static void test_has(void **state)
 		CCSF_DUMMYPOSROT, CCSF_LAYER, CCSF_MORPHER, CCSF_OBJ2,
 		CCSF_PCM, CCSF_TOP, CCSF_F_SHADOW, CCSF_F_MORPHER,
 		CCSF_F_PCM, CCSF_F_AMBIENT, CCSF_F_NOTE, CCSF_F_OBJ,
+		/* laid out by the stream notes, sizes as seed 001 gives */
+		CCSF_F_MATERIAL, CCSF_F_CAMERA, CCSF_F_DISTANTLIGHT,
+		CCSF_F_OMNILIGHT,
 	};
 	static const uint16_t no[] = {
 		CCSF_ANIME, CCSF_PARTICLE, CCSF_EFF, CCSF_BLTGRP, CCSF_SHADOW,
@@ -547,7 +556,7 @@ static void test_texture_0x100(void **state)
 		"kind: 0x0300 (texture)\n"
 		"tag: 0xcccc\n"
 		"size: 57\n"
-		"length: 44\n"
+		"length: 52\n"
 		"texture: 2 (TEX_xasc00)\n"
 		"clut: 1 (CLT_xasc00)\n"
 		"blt_group: 0\n"
@@ -629,10 +638,10 @@ static void test_clut(void **state)
 	expect_text(&c, 0x100,
 		"kind: 0x0400 (clut)\n"
 		"tag: 0xcccc\n"
-		"size: 7\n"
-		"length: 36\n"
+		"size: 8\n"
+		"length: 40\n"
 		"clut: 1 (CLT_xasc00)\n"
-		"blt_group: 7\n"
+		"blt_group: 9\n"
 		"flag: 0x05\n"
 		"cpsm: 0x00\n"
 		"unknown_2: 0\n"
@@ -676,8 +685,8 @@ static void test_model_rigid(void **state)
 	expect_text(&c, 0x100,
 		"kind: 0x0800 (model)\n"
 		"tag: 0xcccc\n"
-		"size: 21\n"
-		"length: 92\n"
+		"size: 22\n"
+		"length: 96\n"
 		"model: 3 (MDL_kite)\n"
 		"vertex_scale: 2\n"
 		"mtype: 0x0001\n"
@@ -803,7 +812,7 @@ static void test_model_lying_counts(void **state)
 	expect_line(text, "mmat 0 vertices: 4294967295");
 	expect_no_line_starting(text, "mmat 0 vertex 0:");
 	assert_string_equal(last_line(text),
-		"error: mmat 0 positions needs 25769803770 bytes, 52 left\n");
+		"error: mmat 0 positions needs 25769803770 bytes, 56 left\n");
 	free(text);
 
 	/* Two mmats claimed, one there. */
@@ -865,7 +874,7 @@ static void test_header_and_index(void **state)
 	/* Without names, the raw bytes are escaped. */
 	free(text);
 	text = decode_with(&c, c.n, 0x100, NULL);
-	expect_line(text, "object 2: TEX_%95%60 file 1");
+	expect_line(text, "object 2: TEX_%82%A0 file 1");
 	free(text);
 	every_length(&c, 0x100);
 }
@@ -1034,6 +1043,59 @@ static void test_small_setup_chunks(void **state)
 	every_length(&c, 0x100);
 }
 
+/* Fixed-size chunks: payload words in, one line of the text out. */
+static void test_fixed_chunks(void **state)
+{
+	(void)state;
+	static const struct {
+		uint16_t kind;
+		unsigned words;
+		uint32_t w[9];
+		const char *line;
+	} cases[] = {
+		{ CCSF_FRAME, 1, { 1 }, "frames: 1" },
+		{ CCSF_MATERIAL, 4, { 4, 2, 0x3f000000, 0x00200010 },
+		  "crop_v: 32" },
+		{ CCSF_CAMERA, 1, { 6 }, "camera: 6 (OBJ_kite)" },
+		{ CCSF_EXTOBJ, 3, { 6, 0, 3 }, "target: 3 (MDL_kite)" },
+		{ CCSF_BBOX, 8, { 6, 3, 0, 0, 0, 0x3f800000, 0x40000000,
+				  0xbf800000 }, "max: 1 2 -1" },
+		{ CCSF_FBRECT, 4, { 7, 0xcdcdcd01, 512, 0x02000200 },
+		  "h: 512" },
+		{ CCSF_DUMMYPOS, 4, { 6, 0, 0x3f800000, 0 }, "pos: 0 1 0" },
+		{ CCSF_DUMMYPOSROT, 7, { 6, 0, 0, 0, 0x42b40000, 0, 0 },
+		  "rot: 90 0 0" },
+		{ CCSF_MORPHER, 2, { 6, 3 }, "model: 3 (MDL_kite)" },
+		{ CCSF_OBJ2, 5, { 6, 3, 0, 0, 0 }, "flags: 0x00000003" },
+		{ CCSF_F_AMBIENT, 1, { 0x00402010 }, "colour: 16 32 64 0" },
+		{ CCSF_F_SHADOW, 5, { 6, 0, 0, 0x42b40000, 0x3f000000 },
+		  "alpha: 0.5" },
+		{ CCSF_F_MATERIAL, 2, { 4, 2 }, "flag: 0x00000002" },
+		{ CCSF_F_MATERIAL, 4, { 4, 0, 0x3e800000, 0 }, "u: 0.25" },
+		{ CCSF_F_DISTANTLIGHT, 6, { 6, 0, 0, 0, 0, 0x80808080 },
+		  "colour: 128 128 128 128" },
+		{ CCSF_F_DISTANTLIGHT, 7, { 6, 0x20, 0, 0, 0, 0, 0x3f000000 },
+		  "intensity: 0.5" },
+		{ CCSF_F_OMNILIGHT, 9, { 6, 0, 0, 0, 0, 0, 0x3f800000,
+					 0x41200000, 0x41a00000 },
+		  "far_end: 20" },
+		{ CCSF_F_CAMERA, 2, { 6, 1 }, "flag: 0x00000001" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct chunk c;
+		begin(&c, cases[i].kind);
+		for (unsigned w = 0; w < cases[i].words; w++)
+			put32(&c, cases[i].w[w]);
+		end(&c);
+		char *text = decode(&c, 0x100);
+		expect_line(text, cases[i].line);
+		assert_null(strstr(text, "error:"));
+		assert_null(strstr(text, "trailing:"));
+		free(text);
+		every_length(&c, 0x100);
+	}
+}
+
 static void test_short_header_and_extra_bytes(void **state)
 {
 	(void)state;
@@ -1101,6 +1163,7 @@ int main(void)
 		cmocka_unit_test(test_pcm),
 		cmocka_unit_test(test_frame_records),
 		cmocka_unit_test(test_small_setup_chunks),
+		cmocka_unit_test(test_fixed_chunks),
 		cmocka_unit_test(test_short_header_and_extra_bytes),
 		cmocka_unit_test(test_allocation_failure),
 	};
