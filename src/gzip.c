@@ -179,6 +179,27 @@ static int run_inflate(struct reader *rd, z_stream *z, struct sink *s,
 	}
 }
 
+/* Where the member's bytes can end at the latest: its last non-zero byte
+ * plus a trailer's worth (CRC and ISIZE may end in zeros).  The padding
+ * after it is never fed to zlib, so a member cut short fails at its cut
+ * instead of decoding zeros into bytes that were never there. */
+static uint64_t trimmed_extent(const struct blob *b, uint64_t off,
+			       uint64_t extent)
+{
+	uint8_t tail[2 * 2048];
+	size_t n = extent < sizeof tail ? (size_t)extent : sizeof tail;
+	ssize_t got = blob_read(b, tail, n, off + extent - n);
+	if (got != (ssize_t)n)
+		return extent;
+	size_t last = n;
+	while (last > 0 && tail[last - 1] == 0)
+		last--;
+	if (last == 0)
+		return extent;
+	uint64_t end = extent - n + last + 8;
+	return end < extent ? end : extent;
+}
+
 int gzip_inflate_member(const struct blob *b, uint64_t off, uint64_t extent,
 			size_t max_out, uint8_t **out, size_t *out_len,
 			struct gzip_result *r)
@@ -188,7 +209,8 @@ int gzip_inflate_member(const struct blob *b, uint64_t off, uint64_t extent,
 	s.cap = s.discard ? 64 * 1024 : first_capacity(extent, max_out);
 	s.buf = malloc(s.cap ? s.cap : 1);
 	uint8_t *inbuf = malloc(READ_CHUNK);
-	struct reader rd = { b, off, off, off + extent, inbuf };
+	struct reader rd = { b, off, off, off + trimmed_extent(b, off, extent),
+			     inbuf };
 	z_stream z;
 	memset(&z, 0, sizeof z);
 	z.avail_out = (uInt)s.cap;      /* so that a failed start yields 0 */

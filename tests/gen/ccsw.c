@@ -544,10 +544,10 @@ uint8_t ccsw_pattern_index(enum ccsw_pattern p, uint32_t seed,
 		v = (v + ramp / 4) & 0xff;
 		break;
 	case CCSW_PAT_NOISY: {
-		/* Banded ramp with one pixel in five speckled: about 2.3:1 at
+		/* Banded ramp with one pixel in six speckled: about 2.5:1 at
 		 * deflate level 1, like the real disc's 8-bit art. */
 		uint32_t h = mix32(seed, y * width + x);
-		v = (ramp & ~7u) + (h % 5 == 0 ? (h >> 4) % 16 : 0);
+		v = (ramp & ~7u) + (h % 6 == 0 ? (h >> 4) % 16 : 0);
 		v &= 0xff;
 		break;
 	}
@@ -947,7 +947,9 @@ void ccsw_hit(struct ccsw *w, uint32_t object, uint32_t parent,
 
 /* A parabolic sine, integer only (no libm): left 375 Hz, right 750 Hz at
  * 48 kHz, so each period is a whole number of samples and the tone runs on
- * seamlessly from block to block and frame to frame. */
+ * seamlessly from block to block and frame to frame.  Sample n of a
+ * channel is the same wherever it is written, so a test can rebuild the
+ * expected audio from ccsw_pcm_sample() alone. */
 int16_t ccsw_pcm_sample(int channel, uint32_t n)
 {
 	uint32_t period = channel ? 64 : 128;
@@ -955,7 +957,9 @@ int16_t ccsw_pcm_sample(int channel, uint32_t n)
 	int32_t half = ph < 512 ? ph : ph - 512;          /* 0..511 */
 	int32_t v = half * (512 - half);                  /* 0..65536 */
 	v = v * 12000 / 65536;
-	return (int16_t)(ph < 512 ? v : -v);
+	/* a little hiss, so the audio compresses like audio, not a table */
+	int32_t hiss = (int32_t)(mix32((uint32_t)channel, n) & 255) - 128;
+	return (int16_t)((ph < 512 ? v : -v) + hiss);
 }
 
 static void put_pcm_blocks(struct buf *p, uint32_t blocks,

@@ -1,0 +1,50 @@
+#!/bin/sh
+# broken.sh - bad members never take the mount down: each lists, says
+# what failed in error.txt, keeps what could be decoded, fails with EIO.
+. "${TESTS_SRCDIR:-$(dirname "$0")/..}/mount/lib.sh"
+
+arc=$work/broken.bin
+raw=$work/raw/broken.bin
+mnt=$work/mnt
+"$CCSGEN" broken "$arc" --raw "$work/raw" >/dev/null || { echo "Bail out! ccsgen"; exit 1; }
+
+check "mounts the broken archive" mount_ccsfs "$arc" "$mnt" -o cache_size=64K
+check_eq "every member lists, the nameless one by its sector" \
+	"badcrc cut good1 good2 liar member-10 pastend trailer unkkind" \
+	"$(ls "$mnt" | grep -v '^%' | tr '\n' ' ' | sed 's/ $//')"
+for m in good1 good2 member-10; do
+	check "$m: its .ccs is the member" cmp "$mnt/$m/$m.ccs" "$raw/$m.ccs"
+	check_fails "$m: no error.txt" test -e "$mnt/$m/error.txt"
+done
+
+check "badcrc: error.txt names the check that failed" grep -q 'incorrect data check' "$mnt/badcrc/error.txt"
+check "badcrc: reading the .ccs fails with EIO" sh -c "cat '$mnt/badcrc/badcrc.ccs' 2>&1 >/dev/null | grep -q 'Input/output error'"
+check "badcrc: its chunks still read" sh -c "cat '$mnt/badcrc/chunks/'* | cmp - '$raw/badcrc.ccs'"
+check "badcrc: its objects still read" test -s "$mnt/badcrc/TEX_badcrc/texture.txt"
+
+check "cut: error.txt says the data was cut" grep -q 'cut off' "$mnt/cut/error.txt"
+cat "$mnt/cut/chunks/"* >"$work/cut.part"
+check "cut: some bytes inflated before the cut" test -s "$work/cut.part"
+# zlib may turn the last bits before the cut into a few wrong bytes.
+check "cut: they are the member's first bytes (but the last few)" \
+	cmp -n "$(($(stat -c %s "$work/cut.part") - 64))" "$work/cut.part" "$raw/cut.ccs"
+check "cut: but not all of them" test "$(stat -c %s "$work/cut.part")" -lt "$(stat -c %s "$raw/cut.ccs")"
+
+check "unkkind: error.txt names the unknown kind" grep -q 'unknown kind' "$mnt/unkkind/error.txt"
+check "unkkind: the .ccs still reads (inflation was fine)" cmp "$mnt/unkkind/unkkind.ccs" "$raw/unkkind.ccs"
+check "unkkind: chunks before the fault plus a trailer make the file" \
+	sh -c "cat '$mnt/unkkind/chunks/'* | cmp - '$raw/unkkind.ccs'"
+check "unkkind: the rest lands in the trailer" sh -c "ls '$mnt/unkkind/chunks' | tail -n 1 | grep -q -- '-trailer.bin$'"
+check "liar: error.txt says the index claims too much" grep -q 'claims' "$mnt/liar/error.txt"
+check "pastend: error.txt says the size runs past the end" grep -q 'past the end' "$mnt/pastend/error.txt"
+check "trailer: bytes after the end Top are a trailer chunk" sh -c "ls '$mnt/trailer/chunks' | grep -q -- '-trailer.bin$'"
+check_fails "trailer: a trailer is no error" test -e "$mnt/trailer/error.txt"
+check "listing marks the broken members" sh -c "grep -c 'incorrect data check\|cut off' '$mnt/%members.txt' | grep -qx 2"
+check "the mount is alive after all of it" cmp "$mnt/good2/good2.ccs" "$raw/good2.ccs"
+check "walk every file; only the broken .ccs fail" sh -c "
+	find '$mnt' -type f | sort | while IFS= read -r f; do
+		cat \"\$f\" >/dev/null 2>&1 || echo \"\$f\"
+	done | sed 's|.*/||' | tr '\n' ' ' | grep -qx 'badcrc.ccs cut.ccs '"
+check "unmounts cleanly" unmount "$mnt"
+
+done_testing

@@ -1,0 +1,19 @@
+#!/bin/sh
+# cli.sh - the command line: help, version, clear errors before mounting.
+. "${TESTS_SRCDIR:-$(dirname "$0")/..}/mount/lib.sh"
+
+mkdir -p "$work/mnt"
+check "--help shows the usage" sh -c "'$CCSFS' --help | grep -q '^usage: .* SOURCE MOUNTPOINT'"
+check "--help lists cache_size" sh -c "'$CCSFS' --help | grep -q 'cache_size='"
+check "--version names the version" sh -c "'$CCSFS' --version | grep -q '^ccsfs [0-9]'"
+check "a missing source: one clear line, non-zero exit" sh -c \
+	"! '$CCSFS' '$work/none' '$work/mnt' 2>'$work/err' && grep -q 'none: No such file or directory' '$work/err' && test \$(wc -l <'$work/err') = 1"
+printf 'not an archive\n' >"$work/plain"
+check "a file that is not an archive is refused" sh -c \
+	"! '$CCSFS' '$work/plain' '$work/mnt' 2>'$work/err' && grep -q 'not a game archive' '$work/err'"
+check "no mount point is an error" sh -c "! '$CCSFS' '$work/plain' 2>'$work/err' && grep -q MOUNTPOINT '$work/err'"
+check "a bad cache_size is refused" sh -c \
+	"! '$CCSFS' -o cache_size=lots '$work/plain' '$work/mnt' 2>'$work/err' && grep -q 'cache_size=lots' '$work/err'"
+check_fails "nothing was mounted by the failures" mountpoint -q "$work/mnt"
+
+done_testing

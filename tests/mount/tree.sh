@@ -1,0 +1,109 @@
+#!/bin/sh
+# tree.sh - the sample disc mounted as a user sees it: the tree of TREE.md,
+# exact bytes and sizes, times, names, read-only, two mounts alike.
+. "${TESTS_SRCDIR:-$(dirname "$0")/..}/mount/lib.sh"
+
+disc=$work/disc
+raw=$work/raw
+mnt=$work/mnt
+"$CCSGEN" sample "$disc" --raw "$raw" >/dev/null || { echo "Bail out! ccsgen"; exit 1; }
+
+check "mounts the sample disc folder" mount_ccsfs "$disc" "$mnt"
+check_eq "root mirrors the disc" \
+	"DATA OUTSIDE.BIN SLUS_202.67 STREAM SYSTEM.CNF" "$(ls "$mnt" | tr '\n' ' ' | sed 's/ $//')"
+check "archives are folders" test -d "$mnt/DATA/DATA.BIN" -a -d "$mnt/STREAM/STR1.BIN"
+check "other files pass through as files" test -f "$mnt/DATA/SNDDATA.BIN" -a -f "$mnt/SYSTEM.CNF"
+check "passed-through files are byte-exact" cmp "$mnt/SLUS_202.67" "$disc/SLUS_202.67"
+check_eq "passed-through size" "$(stat -c %s "$disc/OUTSIDE.BIN")" "$(stat -c %s "$mnt/OUTSIDE.BIN")"
+
+for ar in DATA/DATA.BIN STREAM/STR1.BIN; do
+	a=$(basename "$ar")
+	want=$(ls "$raw/$a" | sed 's/\.ccs$//' | sort | tr '\n' ' ')
+	got=$(ls "$mnt/$ar" | grep -v '^%members.txt$' | sort | tr '\n' ' ')
+	check_eq "$a: one folder per member" "$want" "$got"
+	listed=$(($(wc -l <"$mnt/$ar/%members.txt") - 1))
+	check_eq "$a: %members.txt has a line per member" "$(ls "$raw/$a" | wc -l)" "$listed"
+	bad=""
+	badcat=""
+	badsize=""
+	for f in "$raw/$a"/*.ccs; do
+		m=$(basename "$f" .ccs)
+		cmp -s "$mnt/$ar/$m/$m.ccs" "$f" || bad="$bad $m"
+		cat "$mnt/$ar/$m/chunks/"* | cmp -s - "$f" || badcat="$badcat $m"
+		[ "$(stat -c %s "$mnt/$ar/$m/$m.ccs")" = "$(stat -c %s "$f")" ] || badsize="$badsize $m"
+		isize=$(awk -v m="$m" '$1 == m { print $5 }' "$mnt/$ar/%members.txt")
+		[ "$isize" = "$(stat -c %s "$f")" ] || badsize="$badsize $m(listing)"
+	done
+	check_eq "$a: every .ccs is the inflated member" "" "$bad"
+	check_eq "$a: chunks/ concatenated is the .ccs" "" "$badcat"
+	check_eq "$a: sizes of .ccs and listing are exact" "" "$badsize"
+done
+
+d=$mnt/DATA/DATA.BIN
+check_eq "no member of the sample has error.txt" "" "$(cd "$d" && ls -d */error.txt 2>/dev/null)"
+check "scene.txt decodes the header" grep -qx 'version: 0x100' "$d/xasc00/scene.txt"
+check "scene.txt lists objects with their kinds" grep -q '^object [0-9]*: TEX_xasc00 file 1 kinds texture' "$d/xasc00/scene.txt"
+check "old versions are walked" grep -qx 'version: 0x90' "$d/xold90/scene.txt"
+check "texture object folder has raw and text" test -f "$d/xasc00/TEX_xasc00/texture.bin" -a -f "$d/xasc00/TEX_xasc00/texture.txt"
+tex_chunk=$(ls "$d/xasc00/chunks/" | grep -- '-texture-TEX_xasc00.bin$' | head -n 1)
+check "object .bin equals its chunk" cmp "$d/xasc00/TEX_xasc00/texture.bin" "$d/xasc00/chunks/$tex_chunk"
+check "texture.txt says its kind" grep -qx 'kind: 0x0300 (texture)' "$d/xasc00/TEX_xasc00/texture.txt"
+check "kinds without a decoder have no .txt" sh -c "! ls '$d'/*/*/anime.txt 2>/dev/null | grep -q ."
+check "Shift-JIS names become UTF-8" test -d "$d/framebuf/FBR_描画領域"
+check "a / in a name is escaped" test -d "$d/names/DMY_a%2Fb"
+check "a repeated name gets ~index" test -d "$d/names/DMY_twin~6"
+check "an empty name is #index" test -d "$d/names/#7"
+check "a repeated member name gets ~2" test -d "$d/xasc00~2"
+
+# Every file's size is exact before the first read.
+sizes_ok=yes
+find "$mnt/DATA" "$mnt/STREAM" -type f >"$work/files"
+while IFS= read -r f; do
+	[ "$(stat -c %s "$f")" = "$(wc -c <"$f")" ] || { sizes_ok="no: $f"; break; }
+done <"$work/files"
+check_eq "stat size equals bytes read, for every file" yes "$sizes_ok"
+dd if="$raw/DATA.BIN/xbig00.ccs" bs=1000 skip=77 count=3 2>/dev/null >"$work/part"
+check "a read at an offset gets those bytes" sh -c \
+	"dd if='$d/xbig00/xbig00.ccs' bs=1000 skip=77 count=3 2>/dev/null | cmp - '$work/part'"
+check "mmap of a file reads its bytes" python3 -c "
+import mmap, sys
+with open('$d/xbig00/xbig00.ccs', 'rb') as f, open('$raw/DATA.BIN/xbig00.ccs', 'rb') as g:
+    m = mmap.mmap(f.fileno(), 0, prot=mmap.PROT_READ)
+    sys.exit(0 if m[:] == g.read() else 1)"
+
+mtime=$(awk '$1 == "xasc00" { print $7 }' "$d/%members.txt")
+check_eq "member files carry the gzip MTIME" "$mtime" \
+	"$(date -u -d "@$(stat -c %Y "$d/xasc00/xasc00.ccs")" +%Y-%m-%dT%H:%M:%SZ)"
+check_eq "files are 0444, folders 0555" "444 555" \
+	"$(stat -c %a "$d/xasc00/scene.txt") $(stat -c %a "$d/xasc00/chunks")"
+ino1=$(stat -c %i "$d/xasc00/scene.txt")
+ino2=$(stat -c %i "$d/xasc00/scene.txt")
+check "inode numbers are non-zero and stable" test "$ino1" = "$ino2" -a "$ino1" != 0
+check "inode numbers differ between files" test "$ino1" != "$(stat -c %i "$d/xasc00/xasc00.ccs")"
+
+check_fails "writing a file fails" sh -c "echo x >>'$d/xasc00/scene.txt'"
+check "writes fail with EROFS" sh -c "touch '$d/xasc00/new' 2>&1 | grep -q 'Read-only file system'"
+check_fails "removing fails" rm -f "$d/xasc00/scene.txt"
+check_fails "making a folder fails" mkdir "$d/newdir"
+
+ntex=$(cd "$d" && ls -d */TEX_*/texture.bin | wc -l)
+check_eq "grep -r finds every texture .txt" "$ntex" \
+	"$(grep -rl --include=texture.txt -x 'kind: 0x0300 (texture)' "$d" | wc -l)"
+
+mnt2=$work/mnt2
+check "a second mount of the same disc" mount_ccsfs "$disc" "$mnt2"
+check "diff -r of two mounts finds no difference" diff -r "$mnt/DATA" "$mnt2/DATA"
+check "unmounts cleanly" unmount "$mnt2"
+
+single=$work/single
+check "mounts a single archive" mount_ccsfs "$disc/STREAM/STR1.BIN" "$single"
+check "single archive: its members at the root" test -f "$single/str0001/str0001.ccs"
+check "single archive: same bytes as through the disc" \
+	cmp "$single/str0001/str0001.ccs" "$mnt/STREAM/STR1.BIN/str0001/str0001.ccs"
+check "unmounts the single archive" unmount "$single"
+
+check "the first mount still answers" test -f "$d/xasc00/scene.txt"
+check "unmounts cleanly" unmount "$mnt"
+check_fails "nothing is mounted after unmount" mountpoint -q "$mnt"
+
+done_testing
