@@ -1082,7 +1082,7 @@ static struct ccsw *full_scene(const char *stem, struct rng *r)
 	struct ccsw *w = new_scene(stem, version, &f);
 	uint32_t kits = rng_range(r, 1, 9);
 	for (uint32_t i = 0; i < kits; i++) {
-		char ks[32];
+		char ks[48];
 		snprintf(ks, sizeof ks, "%s_%u", stem, i);
 		bool eight = rng_next(r) % 16 != 0;
 		uint8_t tw = (uint8_t)rng_range(r, 6, 8), th = (uint8_t)rng_range(r, 6, 8);

@@ -14,6 +14,15 @@ check "a file that is not an archive is refused" sh -c \
 check "no mount point is an error" sh -c "! '$CCSFS' '$work/plain' 2>'$work/err' && grep -q MOUNTPOINT '$work/err'"
 check "a bad cache_size is refused" sh -c \
 	"! '$CCSFS' -o cache_size=lots '$work/plain' '$work/mnt' 2>'$work/err' && grep -q 'cache_size=lots' '$work/err'"
+man=${TESTS_SRCDIR:-$(dirname "$0")/..}/../man/ccsfs.1
+missing=""
+for opt in $("$CCSFS" --help | sed -n '/^ccsfs options:/,/^FUSE options:/p' |
+	grep -o -- '-o [a-z_]*=\|--\?[a-zA-Z-]\+' | sed 's/^-o //; s/=$//' | sort -u); do
+	# The man page escapes dashes.
+	pat=$(printf '%s' "$opt" | sed 's/-/\\\\-/g')
+	grep -q -- "$pat" "$man" || missing="$missing $opt"
+done
+check_eq "every ccsfs option in --help is in the man page" "" "$missing"
 check_fails "nothing was mounted by the failures" mountpoint -q "$work/mnt"
 
 done_testing
