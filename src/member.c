@@ -478,24 +478,57 @@ static int verify_member(struct fs *fs, struct member *m)
 	return 0;
 }
 
-static void print_time(struct strbuf *sb, time_t t)
+/* Every field of the listing but the name has a fixed width, so its size
+ * is known from the scan alone: a stat (ls -l, a file manager) must not
+ * inflate the whole archive.  Reading it does, once, since only inflation
+ * tells where a member's deflate data ends, and its CRC. */
+#define LISTING_HEAD \
+	"# member status offset stored compressed inflated crc32 mtime\n"
+#define LISTING_FIXED (1 + 6 + 1 + 12 + 1 + 12 + 1 + 12 + 1 + 10 + 1 + 10 + \
+		       1 + 20 + 1)
+
+static uint64_t listing_size(const struct archive_dir *ar)
 {
-	struct tm tm;
-	char buf[32];
-	gmtime_r(&t, &tm);
-	strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-	sb_puts(sb, buf);
+	uint64_t n = strlen(LISTING_HEAD);
+	for (size_t i = 0; i < ar->count; i++)
+		n += strlen(ar->members[i].name) + LISTING_FIXED;
+	return n;
 }
 
-/* Inflates every member not yet inflated, to tell exact sizes and CRCs:
- * only inflation can say where a member's deflate data ends. */
+static const char *member_status(int rc, const struct gzip_result *gz)
+{
+	if (rc == -EFBIG)
+		return "toobig";
+	if (rc < 0)
+		return "broken";
+	return gz->padding_clean ? "ok" : "junk";
+}
+
+static void print_listing_line(struct strbuf *sb, const struct member *m,
+			       int rc, const struct gzip_result *gz)
+{
+	char compressed[24] = "-", inflated[16] = "-", crc[16] = "-";
+	char mtime[32];
+	if (rc == 0) {
+		snprintf(compressed, sizeof compressed, "%" PRIu64, gz->compressed);
+		snprintf(inflated, sizeof inflated, "%" PRIu32, gz->isize);
+		snprintf(crc, sizeof crc, "0x%08" PRIx32, gz->crc);
+	}
+	struct tm tm;
+	time_t t = (time_t)m->e->header.mtime;
+	gmtime_r(&t, &tm);
+	strftime(mtime, sizeof mtime, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	sb_printf(sb, "%s %-6s %12" PRIu64 " %12" PRIu64 " %12s %10s %10s %s\n",
+		  m->name, member_status(rc, gz), m->e->offset, m->e->extent,
+		  compressed, inflated, crc, mtime);
+}
+
 static int produce_listing(struct fs *fs, struct node *n, uint8_t **data,
 			   size_t *len)
 {
 	struct archive_dir *ar = n->u.made.ctx;
 	struct strbuf sb = STRBUF_INIT;
-	sb_puts(&sb, "# member offset stored compressed inflated crc32 mtime "
-		"status\n");
+	sb_puts(&sb, LISTING_HEAD);
 	for (size_t i = 0; i < ar->count; i++) {
 		struct member *m = &ar->members[i];
 		int rc = verify_member(fs, m);
@@ -507,18 +540,7 @@ static int produce_listing(struct fs *fs, struct node *n, uint8_t **data,
 		struct gzip_result gz = m->gz;
 		int irc = m->inflate_rc;
 		pthread_mutex_unlock(&fs->lock);
-		sb_printf(&sb, "%s %" PRIu64 " %" PRIu64 " ", m->name,
-			  m->e->offset, m->e->extent);
-		if (irc == 0)
-			sb_printf(&sb, "%" PRIu64 " %" PRIu32 " 0x%08" PRIx32 " ",
-				  gz.compressed, gz.isize, gz.crc);
-		else
-			sb_puts(&sb, "- - - ");
-		print_time(&sb, (time_t)m->e->header.mtime);
-		if (irc == 0 && !gz.padding_clean)
-			sb_puts(&sb, " ok, with bytes other than zero after it\n");
-		else
-			sb_printf(&sb, " %s\n", irc == 0 ? "ok" : gz.error);
+		print_listing_line(&sb, m, irc, &gz);
 	}
 	return sb_finish(&sb, data, len);
 }
@@ -606,7 +628,6 @@ static int populate_archive(struct fs *fs, struct node *dir)
 		return rc;
 	struct dir_builder b;
 	dir_builder_init(&b, fs, dir);
-	dir_add_made(&b, ARCHIVE_LISTING, dir->mtime, produce_listing, ar, 0);
 	for (size_t i = 0; i < ar->count; i++) {
 		struct member *m = &ar->members[i];
 		m->ar = ar;
@@ -614,6 +635,10 @@ static int populate_archive(struct fs *fs, struct node *dir)
 		m->dir = dir_add_dir(&b, m->name, m->e->header.mtime,
 				     populate_member, m);
 	}
+	struct node *listing = dir_add_made(&b, ARCHIVE_LISTING, dir->mtime,
+					    produce_listing, ar, 0);
+	if (listing)
+		atomic_store(&listing->size, listing_size(ar));
 	return dir_publish(&b);
 }
 

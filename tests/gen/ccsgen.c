@@ -181,7 +181,7 @@ static void archive_put_level(struct archive_out *ao, const char *fname,
 		free(p);
 	}
 	if (ao->print)
-		printf("%-10s %8llu  %s\n", *fname ? fname : "\"\"",
+		printf("%-12s %8llu  %s\n", *fname ? fname : "\"\"",
 		       (unsigned long long)at.offset, what);
 	free(name);
 	ao->inflated += len;

@@ -278,16 +278,21 @@ void ccsw_f_pcm(struct ccsw *w, uint32_t id, uint16_t blocks,
 /* ---- result ---- */
 
 /* The whole file: header, index, chunks, trailer.  malloc'ed, caller
- * frees; the writer stays usable for the queries below. */
+ * frees; the writer stays usable for the queries below.  Call it last:
+ * chunks added afterwards are not in the file and spoil the offsets. */
 uint8_t *ccsw_finish(struct ccsw *w, size_t *len);
 
 /* Every chunk written, header and index included, with its real length
- * (what a correct walk must find).  Offsets are valid after finish. */
+ * (what a correct walk must find).  Offsets are valid after finish.
+ * Before ccsw_finish() the table holds only the chunks added so far;
+ * finish puts the header and index first, so the chunk that was i before
+ * is i + 2 after. */
 struct ccsw_chunk_info {
 	size_t offset;          /* in the finished file */
 	size_t length;          /* header included */
 	uint16_t kind;
-	uint32_t object;        /* first payload word where it names one */
+	uint32_t object;        /* the object a typed helper wrote first;
+				   0 for ccsw_chunk(), Layer, Pcm, Top... */
 };
 size_t ccsw_chunk_count(const struct ccsw *w);
 const struct ccsw_chunk_info *ccsw_chunk_at(const struct ccsw *w, size_t i);

@@ -22,6 +22,8 @@ for ar in DATA/DATA.BIN STREAM/STR1.BIN; do
 	got=$(ls "$mnt/$ar" | grep -v '^%members.txt$' | sort | tr '\n' ' ')
 	check_eq "$a: one folder per member" "$want" "$got"
 	listed=$(($(wc -l <"$mnt/$ar/%members.txt") - 1))
+	check_eq "$a: every member is ok in %members.txt" "" \
+		"$(awk 'NR > 1 && $2 != "ok"' "$mnt/$ar/%members.txt")"
 	check_eq "$a: %members.txt has a line per member" "$(ls "$raw/$a" | wc -l)" "$listed"
 	bad=""
 	badcat=""
@@ -31,7 +33,7 @@ for ar in DATA/DATA.BIN STREAM/STR1.BIN; do
 		cmp -s "$mnt/$ar/$m/$m.ccs" "$f" || bad="$bad $m"
 		cat "$mnt/$ar/$m/chunks/"* | cmp -s - "$f" || badcat="$badcat $m"
 		[ "$(stat -c %s "$mnt/$ar/$m/$m.ccs")" = "$(stat -c %s "$f")" ] || badsize="$badsize $m"
-		isize=$(awk -v m="$m" '$1 == m { print $5 }' "$mnt/$ar/%members.txt")
+		isize=$(awk -v m="$m" '$1 == m { print $6 }' "$mnt/$ar/%members.txt")
 		[ "$isize" = "$(stat -c %s "$f")" ] || badsize="$badsize $m(listing)"
 	done
 	check_eq "$a: every .ccs is the inflated member" "" "$bad"
@@ -71,7 +73,7 @@ with open('$d/xbig00/xbig00.ccs', 'rb') as f, open('$raw/DATA.BIN/xbig00.ccs', '
     m = mmap.mmap(f.fileno(), 0, prot=mmap.PROT_READ)
     sys.exit(0 if m[:] == g.read() else 1)"
 
-mtime=$(awk '$1 == "xasc00" { print $7 }' "$d/%members.txt")
+mtime=$(awk '$1 == "xasc00" { print $8 }' "$d/%members.txt")
 check_eq "member files carry the gzip MTIME" "$mtime" \
 	"$(date -u -d "@$(stat -c %Y "$d/xasc00/xasc00.ccs")" +%Y-%m-%dT%H:%M:%SZ)"
 check_eq "files are 0444, folders 0555" "444 555" \
