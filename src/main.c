@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <malloc.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -170,8 +171,20 @@ out:
 	return status;
 }
 
+/* Inflated members and made files come and go in sizes from kilobytes to
+ * megabytes.  glibc's moving mmap threshold would soon serve them from
+ * heap arenas that never shrink, and the daemon's resident memory would
+ * drift far above cache_size; a fixed threshold hands large buffers back
+ * to the kernel when the cache drops them. */
+static void tune_malloc(void)
+{
+	mallopt(M_MMAP_THRESHOLD, 64 * 1024);
+	mallopt(M_ARENA_MAX, 4);
+}
+
 int main(int argc, char *argv[])
 {
+	tune_malloc();
 	struct fuse_args args = FUSE_ARGS_INIT(argc, argv);
 	struct options o;
 	memset(&o, 0, sizeof o);

@@ -80,6 +80,11 @@ int sb_finish(struct strbuf *sb, uint8_t **data, size_t *len)
 		sb_free(sb);
 		return -ENOMEM;
 	}
+	/* The cache counts len bytes: give back the doubling's slack so
+	 * that what it counts is what is held. */
+	char *shrunk = sb->len ? realloc(sb->data, sb->len) : NULL;
+	if (shrunk)
+		sb->data = shrunk;
 	*data = (uint8_t *)sb->data;
 	*len = sb->len;
 	sb->data = NULL;
