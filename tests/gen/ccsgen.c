@@ -1057,6 +1057,26 @@ static int cmd_broken(const char *file, const char *raw)
 	archive_put(&ao, "", p, len, rng_mtime(&r), GZW_GOOD,
 		    "empty FNAME (valid gzip)");
 
+	/* The texture's lie alone: in "liar" the index stops the walk first. */
+	w = new_scene("texliar", 0x100, &f);
+	clut = objectf(w, f, "CLT_texliar");
+	tex = objectf(w, f, "TEX_texliar");
+	c.object = clut;
+	ccsw_clut(w, &c);
+	t.object = tex;
+	t.clut = clut;
+	ccsw_texture(w, &t);
+	end_data_scene(w);
+	p = finish_scene(w, &len);
+	archive_put(&ao, "texliar.cmp", p, len, rng_mtime(&r), GZW_GOOD,
+		    "texture count 0x10000000 words past the end");
+
+	w = broken_base("badsize", 9);
+	end_data_scene(w);
+	p = finish_scene(w, &len);
+	archive_put(&ao, "badsize.cmp", p, len, rng_mtime(&r), GZW_BAD_ISIZE,
+		    "ISIZE one more than the inflated length");
+
 	w = broken_base("good2", 8);
 	end_data_scene(w);
 	p = finish_scene(w, &len);

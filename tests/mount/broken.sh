@@ -10,7 +10,7 @@ mnt=$work/mnt
 
 check "mounts the broken archive" mount_ccsfs "$arc" "$mnt" -o cache_size=64K
 check_eq "every member lists, the nameless one by its sector" \
-	"badcrc cut good1 good2 liar member-10 pastend trailer unkkind" \
+	"badcrc badsize cut good1 good2 liar member-10 pastend texliar trailer unkkind" \
 	"$(ls "$mnt" | grep -v '^%' | tr '\n' ' ' | sed 's/ $//')"
 # The listing's size is told before anything is inflated; it must be
 # the size of what reading it then makes.
@@ -40,16 +40,19 @@ check "unkkind: chunks before the fault plus a trailer make the file" \
 	sh -c "cat '$mnt/unkkind/chunks/'* | cmp - '$raw/unkkind.ccs'"
 check "unkkind: the rest lands in the trailer" sh -c "ls '$mnt/unkkind/chunks' | tail -n 1 | grep -q -- '-trailer.bin$'"
 check "liar: error.txt says the index claims too much" grep -q 'claims' "$mnt/liar/error.txt"
+check "texliar: error.txt says the levels run past the end" grep -q 'levels run past the end' "$mnt/texliar/error.txt"
+check "texliar: the palette before it still decodes" grep -q '^colour 15: ' "$mnt/texliar/CLT_texliar/clut.txt"
+check "badsize: error.txt names the length check" grep -q 'incorrect length check' "$mnt/badsize/error.txt"
 check "pastend: error.txt says the size runs past the end" grep -q 'past the end' "$mnt/pastend/error.txt"
 check "trailer: bytes after the end Top are a trailer chunk" sh -c "ls '$mnt/trailer/chunks' | grep -q -- '-trailer.bin$'"
 check_fails "trailer: a trailer is no error" test -e "$mnt/trailer/error.txt"
-check_eq "listing marks the broken members" "badcrc broken cut broken " \
+check_eq "listing marks the broken members" "badcrc broken cut broken badsize broken " \
 	"$(awk '$2 != "ok" && NR > 1 { printf "%s %s ", $1, $2 }' "$mnt/%members.txt")"
 check "the mount is alive after all of it" cmp "$mnt/good2/good2.ccs" "$raw/good2.ccs"
 check "walk every file; only the broken .ccs fail" sh -c "
 	find '$mnt' -type f | sort | while IFS= read -r f; do
 		cat \"\$f\" >/dev/null 2>&1 || echo \"\$f\"
-	done | sed 's|.*/||' | tr '\n' ' ' | grep -qx 'badcrc.ccs cut.ccs '"
+	done | sed 's|.*/||' | tr '\n' ' ' | grep -qx 'badcrc.ccs badsize.ccs cut.ccs '"
 check "unmounts cleanly" unmount "$mnt"
 
 done_testing
