@@ -1,4 +1,4 @@
-/* fuse_ops.c - FUSE callbacks over the virtual tree. */
+/* fuse_ops.c - low-level FUSE callbacks over the virtual tree. */
 #include "config.h"
 
 #include <errno.h>
@@ -17,71 +17,125 @@ struct open_file {
 	int host_fd;            /* passed-through files; -1 otherwise */
 };
 
-static struct fs *current_fs(void)
+static struct fs *fs_of(fuse_req_t req)
 {
-	return fuse_get_context()->private_data;
+	return fuse_req_userdata(req);
 }
 
-static void *ccsfs_init(struct fuse_conn_info *conn, struct fuse_config *cfg)
+/* The kernel's name for a node is its address; the root is 1. */
+static fuse_ino_t ino_of(struct fs *fs, struct node *n)
 {
-	(void)conn;
-	cfg->use_ino = 1;
-	cfg->entry_timeout = CCSFS_TIMEOUT;
-	cfg->attr_timeout = CCSFS_TIMEOUT;
-	cfg->negative_timeout = CCSFS_TIMEOUT;
-	cfg->kernel_cache = 1;  /* keep_cache on every open */
-	cfg->nullpath_ok = 1;
-	return current_fs();
+	return n == fs->root ? FUSE_ROOT_ID : (fuse_ino_t)(uintptr_t)n;
 }
 
-static struct node *node_of(const char *path, struct fuse_file_info *fi,
-			    int *err)
+static struct node *node_of(struct fs *fs, fuse_ino_t ino)
 {
-	if (fi && fi->fh)
-		return ((struct open_file *)(uintptr_t)fi->fh)->node;
-	if (!path) {
-		*err = -ENOENT;
-		return NULL;
-	}
-	return tree_lookup(current_fs(), path, err);
+	return ino == FUSE_ROOT_ID ? fs->root : (struct node *)(uintptr_t)ino;
 }
 
-static int ccsfs_getattr(const char *path, struct stat *st,
-			 struct fuse_file_info *fi)
+/* A file that exists but cannot be made is listed with size 0; opening
+ * it reports the EIO. */
+static int node_attr(struct fs *fs, struct node *n, struct stat *st)
 {
-	int err = 0;
-	struct node *n = node_of(path, fi, &err);
-	if (!n)
-		return err;
-	int rc = tree_stat(current_fs(), n, st);
-	if (rc == -EIO) {
-		/* The file exists but cannot be made: list it with size 0
-		 * and let open() report the EIO. */
+	int rc = tree_stat(fs, n, st);
+	if (rc == -EIO && n->type == NODE_FILE) {
 		memset(st, 0, sizeof *st);
 		st->st_ino = n->ino;
 		st->st_mode = S_IFREG | 0444;
 		st->st_nlink = 1;
-		st->st_uid = current_fs()->uid;
-		st->st_gid = current_fs()->gid;
+		st->st_uid = fs->uid;
+		st->st_gid = fs->gid;
 		st->st_mtime = st->st_ctime = st->st_atime = n->mtime;
 		return 0;
 	}
 	return rc;
 }
 
-static int ccsfs_readlink(const char *path, char *buf, size_t size)
+static int fill_entry(struct fs *fs, struct node *n,
+		      struct fuse_entry_param *e)
 {
-	int err = 0;
-	struct node *n = tree_lookup(current_fs(), path, &err);
-	if (!n)
-		return err;
-	if (n->type != NODE_LINK)
-		return -EINVAL;
-	if (size == 0)
-		return -EINVAL;
-	strncpy(buf, n->u.link.target, size - 1);
-	buf[size - 1] = '\0';
+	memset(e, 0, sizeof *e);
+	int rc = node_attr(fs, n, &e->attr);
+	if (rc < 0)
+		return rc;
+	e->ino = ino_of(fs, n);
+	e->generation = 1;
+	e->attr_timeout = CCSFS_TIMEOUT;
+	e->entry_timeout = CCSFS_TIMEOUT;
 	return 0;
+}
+
+static void ccsfs_init(void *userdata, struct fuse_conn_info *conn)
+{
+	(void)userdata;
+	if (conn->capable & FUSE_CAP_CACHE_SYMLINKS)
+		conn->want |= FUSE_CAP_CACHE_SYMLINKS;
+}
+
+static void ccsfs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
+{
+	struct fs *fs = fs_of(req);
+	int err = 0;
+	struct node *n = tree_child(fs, node_of(fs, parent), name, &err);
+	struct fuse_entry_param e;
+	if (!n && err == -ENOENT) {
+		/* Remembered as absent: nothing appears later. */
+		memset(&e, 0, sizeof e);
+		e.entry_timeout = CCSFS_TIMEOUT;
+		fuse_reply_entry(req, &e);
+		return;
+	}
+	if (!n) {
+		fuse_reply_err(req, -err);
+		return;
+	}
+	int rc = fill_entry(fs, n, &e);
+	if (rc < 0)
+		fuse_reply_err(req, -rc);
+	else
+		fuse_reply_entry(req, &e);
+}
+
+static void ccsfs_getattr(fuse_req_t req, fuse_ino_t ino,
+			  struct fuse_file_info *fi)
+{
+	(void)fi;
+	struct fs *fs = fs_of(req);
+	struct stat st;
+	int rc = node_attr(fs, node_of(fs, ino), &st);
+	if (rc < 0)
+		fuse_reply_err(req, -rc);
+	else
+		fuse_reply_attr(req, &st, CCSFS_TIMEOUT);
+}
+
+static void ccsfs_readlink(fuse_req_t req, fuse_ino_t ino)
+{
+	struct node *n = node_of(fs_of(req), ino);
+	if (n->type != NODE_LINK)
+		fuse_reply_err(req, EINVAL);
+	else
+		fuse_reply_readlink(req, n->u.link.target);
+}
+
+static void ccsfs_opendir(fuse_req_t req, fuse_ino_t ino,
+			  struct fuse_file_info *fi)
+{
+	struct fs *fs = fs_of(req);
+	struct node *n = node_of(fs, ino);
+	if (n->type != NODE_DIR) {
+		fuse_reply_err(req, ENOTDIR);
+		return;
+	}
+	int rc = tree_ready(fs, n);
+	if (rc < 0 && !n->u.dir.nkids) {
+		fuse_reply_err(req, -rc);
+		return;
+	}
+	/* A directory never changes once made: the kernel may keep it. */
+	fi->cache_readdir = 1;
+	fi->keep_cache = 1;
+	fuse_reply_open(req, fi);
 }
 
 /* Attributes that cost nothing to tell: no producer has to run. */
@@ -90,83 +144,96 @@ static bool cheap_attrs(const struct node *n)
 	return n->type != NODE_FILE || atomic_load(&n->size) != SIZE_UNKNOWN;
 }
 
-static int ccsfs_readdir(const char *path, void *buf, fuse_fill_dir_t filler,
-			 off_t off, struct fuse_file_info *fi,
-			 enum fuse_readdir_flags flags)
+/* Offsets are positions: "." 1, ".." 2, child i at i + 3. */
+static size_t add_entry(fuse_req_t req, struct fs *fs, struct node *dir,
+			off_t next, char *buf, size_t room, bool plus)
 {
-	struct fs *fs = current_fs();
-	int err = 0;
-	struct node *d = node_of(path, fi, &err);
-	if (!d)
-		return err;
-	int rc = tree_ready(fs, d);
-	if (rc < 0 && !d->u.dir.nkids)
-		return rc;
-	/* Offsets are positions: "." 1, ".." 2, child i at i + 3.  libfuse
-	 * passes attributes to the kernel only with non-zero offsets. */
-	struct stat st;
-	memset(&st, 0, sizeof st);
-	st.st_mode = S_IFDIR;
-	if (off < 1 && filler(buf, ".", &st, 1, 0))
-		return 0;
-	if (off < 2 && filler(buf, "..", &st, 2, 0))
-		return 0;
-	for (uint32_t i = off > 2 ? (uint32_t)(off - 2) : 0;
-	     i < d->u.dir.nkids; i++) {
-		struct node *k = d->u.dir.kids[i];
-		enum fuse_fill_dir_flags fill = 0;
-		if ((flags & FUSE_READDIR_PLUS) && cheap_attrs(k)) {
-			tree_stat(fs, k, &st);
-			fill = FUSE_FILL_DIR_PLUS;
-		} else {
-			memset(&st, 0, sizeof st);
-			st.st_ino = k->ino;
-			st.st_mode = k->type == NODE_DIR ? S_IFDIR :
-				     k->type == NODE_LINK ? S_IFLNK : S_IFREG;
-		}
-		if (filler(buf, k->name, &st, (off_t)i + 3, fill))
-			break;
+	struct node *n;
+	const char *name;
+	if (next == 1 || next == 2) {
+		n = next == 1 ? dir : (dir->parent ? dir->parent : dir);
+		name = next == 1 ? "." : "..";
+	} else {
+		n = dir->u.dir.kids[next - 3];
+		name = n->name;
 	}
-	return 0;
+	struct fuse_entry_param e;
+	memset(&e, 0, sizeof e);
+	e.attr.st_ino = n->ino;
+	e.attr.st_mode = n->type == NODE_DIR ? S_IFDIR :
+			 n->type == NODE_LINK ? S_IFLNK : S_IFREG;
+	if (!plus)
+		return fuse_add_direntry(req, buf, room, name, &e.attr, next);
+	/* With no attributes (e.ino 0) the kernel just lists the name; a
+	 * file's size may need a producer to run, which waits for a stat. */
+	if (next > 2 && cheap_attrs(n))
+		fill_entry(fs, n, &e);
+	return fuse_add_direntry_plus(req, buf, room, name, &e, next);
 }
 
-/* Directories and files both keep an open_file in fh: getattr(NULL, fi)
- * may come for either. */
-static int ccsfs_opendir(const char *path, struct fuse_file_info *fi)
+static void reply_dir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
+		      bool plus)
 {
-	struct fs *fs = current_fs();
-	int err = 0;
-	struct node *n = tree_lookup(fs, path, &err);
-	if (!n)
-		return err;
-	if (n->type != NODE_DIR)
-		return -ENOTDIR;
-	int rc = tree_ready(fs, n);
-	if (rc < 0 && !n->u.dir.nkids)
-		return rc;
-	struct open_file *of = calloc(1, sizeof *of);
-	if (!of)
-		return -ENOMEM;
-	of->node = n;
-	of->host_fd = -1;
-	fi->fh = (uint64_t)(uintptr_t)of;
-	return 0;
+	struct fs *fs = fs_of(req);
+	struct node *dir = node_of(fs, ino);
+	char *buf = malloc(size);
+	if (!buf) {
+		fuse_reply_err(req, ENOMEM);
+		return;
+	}
+	size_t used = 0;
+	off_t last = (off_t)dir->u.dir.nkids + 2;
+	for (off_t next = off + 1; next <= last; next++) {
+		size_t need = add_entry(req, fs, dir, next, buf + used,
+					size - used, plus);
+		if (need > size - used)
+			break;
+		used += need;
+	}
+	fuse_reply_buf(req, buf, used);
+	free(buf);
 }
 
-static int ccsfs_open(const char *path, struct fuse_file_info *fi)
+static void ccsfs_readdir(fuse_req_t req, fuse_ino_t ino, size_t size,
+			  off_t off, struct fuse_file_info *fi)
 {
-	if ((fi->flags & O_ACCMODE) != O_RDONLY)
-		return -EROFS;
-	struct fs *fs = current_fs();
-	int err = 0;
-	struct node *n = tree_lookup(fs, path, &err);
-	if (!n)
-		return err;
-	if (n->type == NODE_DIR)
-		return -EISDIR;
+	(void)fi;
+	reply_dir(req, ino, size, off, false);
+}
+
+static void ccsfs_readdirplus(fuse_req_t req, fuse_ino_t ino, size_t size,
+			      off_t off, struct fuse_file_info *fi)
+{
+	(void)fi;
+	reply_dir(req, ino, size, off, true);
+}
+
+static void ccsfs_releasedir(fuse_req_t req, fuse_ino_t ino,
+			     struct fuse_file_info *fi)
+{
+	(void)ino;
+	(void)fi;
+	fuse_reply_err(req, 0);
+}
+
+static void ccsfs_open(fuse_req_t req, fuse_ino_t ino,
+		       struct fuse_file_info *fi)
+{
+	if ((fi->flags & O_ACCMODE) != O_RDONLY) {
+		fuse_reply_err(req, EROFS);
+		return;
+	}
+	struct fs *fs = fs_of(req);
+	struct node *n = node_of(fs, ino);
+	if (n->type == NODE_DIR) {
+		fuse_reply_err(req, EISDIR);
+		return;
+	}
 	struct open_file *of = calloc(1, sizeof *of);
-	if (!of)
-		return -ENOMEM;
+	if (!of) {
+		fuse_reply_err(req, ENOMEM);
+		return;
+	}
 	of->node = n;
 	of->host_fd = -1;
 	int rc = 0;
@@ -176,69 +243,86 @@ static int ccsfs_open(const char *path, struct fuse_file_info *fi)
 		rc = of->host_fd < 0 ? -errno : 0;
 	} else if (n->file_kind == FILE_VIEW) {
 		/* Fail here, not in read: the page cache may never ask. */
-		rc = member_view_bytes(fs, n, &ref);
-		if (rc == 0)
-			cache_put(fs->cache, &ref);
-	} else {
+		rc = member_view_open(fs, n);
+	} else if (atomic_load(&n->size) == SIZE_UNKNOWN) {
+		/* Made once before means it makes again: only a file never
+		 * made (or failing) needs its producer run now. */
 		rc = tree_made_bytes(fs, n, &ref);
 		if (rc == 0)
 			cache_put(fs->cache, &ref);
 	}
 	if (rc < 0) {
 		free(of);
-		return rc;
+		fuse_reply_err(req, -rc);
+		return;
 	}
 	fi->fh = (uint64_t)(uintptr_t)of;
 	fi->keep_cache = 1;
-	return 0;
+	fuse_reply_open(req, fi);
 }
 
-static int ccsfs_read(const char *path, char *buf, size_t size, off_t off,
-		      struct fuse_file_info *fi)
+static void ccsfs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
+		       struct fuse_file_info *fi)
 {
-	(void)path;
+	(void)ino;
+	struct fs *fs = fs_of(req);
 	struct open_file *of = (struct open_file *)(uintptr_t)fi->fh;
-	if (off < 0)
-		return -EINVAL;
-	ssize_t r = tree_read(current_fs(), of->node, buf, size,
-			      (uint64_t)off, of->host_fd);
-	return (int)r;
+	if (of->node->file_kind == FILE_HOST) {
+		char *buf = malloc(size ? size : 1);
+		ssize_t r = buf ? tree_read(fs, of->node, buf, size,
+					    (uint64_t)off, of->host_fd) : -ENOMEM;
+		if (r < 0)
+			fuse_reply_err(req, (int)-r);
+		else
+			fuse_reply_buf(req, buf, (size_t)r);
+		free(buf);
+		return;
+	}
+	/* Cached bytes go to the kernel straight from the cache. */
+	struct cache_ref ref;
+	const uint8_t *p;
+	size_t len;
+	int rc = tree_bytes(fs, of->node, (uint64_t)off, size, &ref, &p, &len);
+	if (rc < 0) {
+		fuse_reply_err(req, -rc);
+		return;
+	}
+	fuse_reply_buf(req, (const char *)p, len);
+	cache_put(fs->cache, &ref);
 }
 
-static int ccsfs_release(const char *path, struct fuse_file_info *fi)
+static void ccsfs_release(fuse_req_t req, fuse_ino_t ino,
+			  struct fuse_file_info *fi)
 {
-	(void)path;
+	(void)ino;
 	struct open_file *of = (struct open_file *)(uintptr_t)fi->fh;
 	if (of->host_fd >= 0)
 		close(of->host_fd);
 	free(of);
-	return 0;
+	fuse_reply_err(req, 0);
 }
 
-static int ccsfs_statfs(const char *path, struct statvfs *sv)
+static void ccsfs_statfs(fuse_req_t req, fuse_ino_t ino)
 {
-	(void)path;
-	memset(sv, 0, sizeof *sv);
-	sv->f_bsize = 4096;
-	sv->f_frsize = 4096;
-	sv->f_namemax = 1024;
-	sv->f_flag = ST_RDONLY;
-	return 0;
+	(void)ino;
+	struct statvfs sv;
+	memset(&sv, 0, sizeof sv);
+	sv.f_bsize = 4096;
+	sv.f_frsize = 4096;
+	sv.f_namemax = 1024;
+	sv.f_flag = ST_RDONLY;
+	fuse_reply_statfs(req, &sv);
 }
 
-static void ccsfs_destroy(void *private_data)
-{
-	(void)private_data;
-}
-
-const struct fuse_operations ccsfs_ops = {
+const struct fuse_lowlevel_ops ccsfs_ops = {
 	.init = ccsfs_init,
-	.destroy = ccsfs_destroy,
+	.lookup = ccsfs_lookup,
 	.getattr = ccsfs_getattr,
 	.readlink = ccsfs_readlink,
 	.opendir = ccsfs_opendir,
 	.readdir = ccsfs_readdir,
-	.releasedir = ccsfs_release,
+	.readdirplus = ccsfs_readdirplus,
+	.releasedir = ccsfs_releasedir,
 	.open = ccsfs_open,
 	.read = ccsfs_read,
 	.release = ccsfs_release,

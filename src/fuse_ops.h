@@ -1,12 +1,19 @@
-/* fuse_ops.h - the FUSE callbacks: paths to nodes, nodes to bytes.  The
- * glue knows no format; everything it serves comes through tree.h. */
+/* fuse_ops.h - the FUSE callbacks (libfuse's low-level API): inode numbers
+ * to nodes, nodes to bytes.  The glue knows no format; everything it
+ * serves comes through tree.h.
+ *
+ * Why the low-level API: a node is its own FUSE inode, so no path is
+ * built and resolved per request, and the kernel may keep directory
+ * listings (cache_readdir), which libfuse's path API ignores.  The tree
+ * never frees a node before unmount, so forget has nothing to do.
+ */
 #ifndef CCSFS_FUSE_OPS_H
 #define CCSFS_FUSE_OPS_H
 
 #define FUSE_USE_VERSION 31
-#include <fuse.h>
+#include <fuse_lowlevel.h>
 
-extern const struct fuse_operations ccsfs_ops;
+extern const struct fuse_lowlevel_ops ccsfs_ops;
 
 /* How long the kernel may trust what it was told: the source never
  * changes under a mount. */

@@ -10,7 +10,6 @@
 #include <unistd.h>
 
 #include "fuse_ops.h"
-#include <fuse_lowlevel.h>
 #include "log.h"
 #include "source.h"
 #include "tree.h"
@@ -111,6 +110,22 @@ static int size_option(const char *value, const char *name, size_t dflt,
 	return -1;
 }
 
+static int serve(struct fuse_session *se, const struct fuse_cmdline_opts *cl)
+{
+	if (fuse_set_signal_handlers(se) != 0)
+		return 1;
+	int rc = 1;
+	if (fuse_session_mount(se, cl->mountpoint) == 0) {
+		log_init(cl->foreground);
+		if (fuse_daemonize(cl->foreground) == 0)
+			rc = cl->singlethread ? fuse_session_loop(se)
+					      : fuse_session_loop_mt(se, cl->clone_fd);
+		fuse_session_unmount(se);
+	}
+	fuse_remove_signal_handlers(se);
+	return rc == 0 ? 0 : 1;
+}
+
 static int run(struct fuse_args *args, struct options *o)
 {
 	struct fuse_cmdline_opts cl;
@@ -148,22 +163,12 @@ static int run(struct fuse_args *args, struct options *o)
 	/* fsname is parsed as an option list: a comma would split it. */
 	if (strchr(o->source, ',') || fuse_opt_add_arg(args, fsname) != 0)
 		fuse_opt_add_arg(args, "-oro,subtype=ccsfs,fsname=ccsfs");
-	struct fuse *f = fuse_new(args, &ccsfs_ops, sizeof ccsfs_ops, &fs);
-	if (!f)
-		goto out;
-	if (fuse_mount(f, cl.mountpoint) != 0) {
-		fuse_destroy(f);
-		goto out;
+	struct fuse_session *se = fuse_session_new(args, &ccsfs_ops,
+						   sizeof ccsfs_ops, &fs);
+	if (se) {
+		status = serve(se, &cl);
+		fuse_session_destroy(se);
 	}
-	log_init(cl.foreground);
-	if (fuse_daemonize(cl.foreground) == 0 &&
-	    fuse_set_signal_handlers(fuse_get_session(f)) == 0) {
-		int rc = cl.singlethread ? fuse_loop(f) : fuse_loop_mt(f, 0);
-		status = rc == 0 ? 0 : 1;
-		fuse_remove_signal_handlers(fuse_get_session(f));
-	}
-	fuse_unmount(f);
-	fuse_destroy(f);
 out:
 	if (fs_ready)
 		fs_destroy(&fs);
@@ -193,6 +198,9 @@ int main(int argc, char *argv[])
 	int status = 0;
 	if (o.show_help) {
 		usage(argv[0]);
+		printf("libfuse's options:\n");
+		fuse_cmdline_help();
+		fuse_lowlevel_help();
 	} else if (o.show_version) {
 		printf("ccsfs %s (libfuse %d)\n", PACKAGE_VERSION, fuse_version());
 	} else {

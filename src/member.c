@@ -126,6 +126,14 @@ int member_view_bytes(struct fs *fs, struct node *view, struct cache_ref *ref)
 	return 0;
 }
 
+int member_view_open(struct fs *fs, struct node *view)
+{
+	struct member *m = view->u.view.member;
+	/* A view exists only once its member was inflated and walked, so
+	 * the outcome is known. */
+	return view->u.view.whole && !member_intact(fs, m) ? -EIO : 0;
+}
+
 /* ---- text producers ---- */
 
 static int produce_error_text(struct fs *fs, struct node *n, uint8_t **data,

@@ -28,6 +28,10 @@ struct node *archive_dir_root(struct fs *fs, time_t mtime, const char *path);
  * did not inflate cleanly. */
 int member_view_bytes(struct fs *fs, struct node *view, struct cache_ref *ref);
 
+/* Whether a view can be read, without touching its bytes: -EIO for the
+ * whole member when it did not inflate cleanly. */
+int member_view_open(struct fs *fs, struct node *view);
+
 /* The name of the listing in an archive directory: '%' is escaped in
  * member names, so no member can take it. */
 #define ARCHIVE_LISTING "%members.txt"

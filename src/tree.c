@@ -403,15 +403,31 @@ int tree_stat(struct fs *fs, struct node *n, struct stat *st)
 	return 0;
 }
 
-static ssize_t copy_out(const uint8_t *data, uint64_t len, char *buf,
-			size_t size, uint64_t off)
+int tree_bytes(struct fs *fs, struct node *n, uint64_t off, size_t size,
+	       struct cache_ref *ref, const uint8_t **p, size_t *len)
 {
-	if (off >= len)
+	uint64_t base = 0, total;
+	int rc;
+	if (n->type != NODE_FILE || n->file_kind == FILE_HOST)
+		return -EINVAL;
+	if (n->file_kind == FILE_VIEW) {
+		rc = member_view_bytes(fs, n, ref);
+		base = n->u.view.offset;
+		total = atomic_load(&n->size);
+	} else {
+		rc = tree_made_bytes(fs, n, ref);
+		total = ref->len;
+	}
+	if (rc < 0)
+		return rc;
+	if (off >= total) {
+		*p = ref->data;
+		*len = 0;
 		return 0;
-	if (size > len - off)
-		size = (size_t)(len - off);
-	memcpy(buf, data + off, size);
-	return (ssize_t)size;
+	}
+	*p = ref->data + base + off;
+	*len = size < total - off ? size : (size_t)(total - off);
+	return 0;
 }
 
 ssize_t tree_read(struct fs *fs, struct node *n, char *buf, size_t size,
@@ -419,27 +435,17 @@ ssize_t tree_read(struct fs *fs, struct node *n, char *buf, size_t size,
 {
 	if (n->type != NODE_FILE)
 		return -EISDIR;
-	struct cache_ref ref;
-	ssize_t r;
-	int rc;
-	switch (n->file_kind) {
-	case FILE_HOST:
-		r = pread(host_fd, buf, size, (off_t)off);
+	if (n->file_kind == FILE_HOST) {
+		ssize_t r = pread(host_fd, buf, size, (off_t)off);
 		return r < 0 ? -errno : r;
-	case FILE_VIEW:
-		rc = member_view_bytes(fs, n, &ref);
-		if (rc < 0)
-			return rc;
-		r = copy_out(ref.data + n->u.view.offset, atomic_load(&n->size),
-			     buf, size, off);
-		cache_put(fs->cache, &ref);
-		return r;
-	default:
-		rc = tree_made_bytes(fs, n, &ref);
-		if (rc < 0)
-			return rc;
-		r = copy_out(ref.data, ref.len, buf, size, off);
-		cache_put(fs->cache, &ref);
-		return r;
 	}
+	struct cache_ref ref;
+	const uint8_t *p;
+	size_t len;
+	int rc = tree_bytes(fs, n, off, size, &ref, &p, &len);
+	if (rc < 0)
+		return rc;
+	memcpy(buf, p, len);
+	cache_put(fs->cache, &ref);
+	return (ssize_t)len;
 }

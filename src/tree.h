@@ -139,6 +139,11 @@ int tree_stat(struct fs *fs, struct node *n, struct stat *st);
 ssize_t tree_read(struct fs *fs, struct node *n, char *buf, size_t size,
 		  uint64_t off, int host_fd);
 
+/* A view's or produced file's bytes from off, at most size of them, by
+ * reference: *p stays valid until cache_put(ref). */
+int tree_bytes(struct fs *fs, struct node *n, uint64_t off, size_t size,
+	       struct cache_ref *ref, const uint8_t **p, size_t *len);
+
 /* A produced file's bytes, by reference, made once into the cache. */
 int tree_made_bytes(struct fs *fs, struct node *n, struct cache_ref *ref);
 
