@@ -7,8 +7,11 @@
 
 #include "archive.h"
 
-/* Large reads: the scan is bound by reading the archive, like cat. */
-#define SCAN_READ (4u << 20)
+/* The scan is bound by reading the archive, like cat, and reads in cat's
+ * size: a buffer that stays in the CPU's cache.  4 MiB reads took five
+ * times as long here (54 ms against 11 ms for the 136 MB full-size
+ * DATA.BIN, warm), every byte going out to memory and back. */
+#define SCAN_READ (128u << 10)
 /* Bytes past a boundary that a header (with its name) may need. */
 #define HEADER_SPAN (10 + GZIP_NAME_MAX + 1)
 
