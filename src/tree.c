@@ -178,6 +178,15 @@ struct node *dir_add_host_file(struct dir_builder *b, const char *name,
 	return dir_add(b, n);
 }
 
+struct node *dir_add_blob_file(struct dir_builder *b, const char *name,
+			       time_t mtime, const struct blob *blob)
+{
+	struct node *n = file_new(b, name, mtime, FILE_BLOB, blob->size);
+	if (n)
+		n->u.blob = *blob;
+	return dir_add(b, n);
+}
+
 struct node *dir_add_view(struct dir_builder *b, const char *name,
 			  time_t mtime, struct member *m, uint64_t offset,
 			  uint64_t size, bool whole)
@@ -408,7 +417,8 @@ int tree_bytes(struct fs *fs, struct node *n, uint64_t off, size_t size,
 {
 	uint64_t base = 0, total;
 	int rc;
-	if (n->type != NODE_FILE || n->file_kind == FILE_HOST)
+	if (n->type != NODE_FILE || n->file_kind == FILE_HOST ||
+	    n->file_kind == FILE_BLOB)
 		return -EINVAL;
 	if (n->file_kind == FILE_VIEW) {
 		rc = member_view_bytes(fs, n, ref);
@@ -439,6 +449,8 @@ ssize_t tree_read(struct fs *fs, struct node *n, char *buf, size_t size,
 		ssize_t r = pread(host_fd, buf, size, (off_t)off);
 		return r < 0 ? -errno : r;
 	}
+	if (n->file_kind == FILE_BLOB)
+		return blob_read(&n->u.blob, buf, size, off);
 	struct cache_ref ref;
 	const uint8_t *p;
 	size_t len;

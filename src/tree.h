@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "blob.h"
 #include "cache.h"
 
 struct fs;
@@ -28,7 +29,7 @@ struct archive_dir;
 struct arena;
 
 enum node_type { NODE_DIR, NODE_FILE, NODE_LINK };
-enum file_kind { FILE_HOST, FILE_VIEW, FILE_MADE };
+enum file_kind { FILE_HOST, FILE_VIEW, FILE_MADE, FILE_BLOB };
 
 typedef int (*populate_fn)(struct fs *fs, struct node *dir);
 /* Makes a file's bytes (malloc'ed) or returns a negative errno. */
@@ -58,6 +59,7 @@ struct node {
 		struct {
 			const char *path;       /* on the host */
 		} host;
+		struct blob blob;               /* bytes inside an open image */
 		struct {
 			struct member *member;
 			uint64_t offset;
@@ -110,6 +112,10 @@ struct node *dir_add_dir(struct dir_builder *b, const char *name,
 			 time_t mtime, populate_fn populate, void *ctx);
 struct node *dir_add_host_file(struct dir_builder *b, const char *name,
 			       time_t mtime, const char *path, uint64_t size);
+/* A file whose bytes lie in an open image (an ISO extent): read straight
+ * from there, never copied whole. */
+struct node *dir_add_blob_file(struct dir_builder *b, const char *name,
+			       time_t mtime, const struct blob *blob);
 struct node *dir_add_view(struct dir_builder *b, const char *name,
 			  time_t mtime, struct member *m, uint64_t offset,
 			  uint64_t size, bool whole);
