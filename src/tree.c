@@ -330,28 +330,6 @@ struct node *tree_child(struct fs *fs, struct node *dir, const char *name,
 	return NULL;
 }
 
-struct node *tree_lookup(struct fs *fs, const char *path, int *err)
-{
-	struct node *n = fs->root;
-	char name[1024];
-	while (n && *path) {
-		while (*path == '/')
-			path++;
-		if (!*path)
-			break;
-		size_t len = strcspn(path, "/");
-		if (len >= sizeof name) {
-			*err = -ENAMETOOLONG;
-			return NULL;
-		}
-		memcpy(name, path, len);
-		name[len] = '\0';
-		path += len;
-		n = tree_child(fs, n, name, err);
-	}
-	return n;
-}
-
 struct made_call {
 	struct fs *fs;
 	struct node *n;

@@ -136,8 +136,6 @@ struct node *node_new_dir(struct fs *fs, const char *name, time_t mtime,
 int tree_ready(struct fs *fs, struct node *dir);
 struct node *tree_child(struct fs *fs, struct node *dir, const char *name,
 			int *err);
-/* Resolves an absolute path ("/a/b"); NULL with *err set when missing. */
-struct node *tree_lookup(struct fs *fs, const char *path, int *err);
 
 /* Fills st; makes a produced file once to learn its exact size. */
 int tree_stat(struct fs *fs, struct node *n, struct stat *st);
