@@ -17,6 +17,7 @@
 #include "log.h"
 #include "member.h"
 #include "names.h"
+#include "object.h"
 #include "strbuf.h"
 
 struct member {
@@ -39,6 +40,7 @@ struct member {
 struct archive_dir {
 	struct archive_dir *next;
 	const char *label;              /* for messages: the source path */
+	const char *tree_path;          /* where it is in the tree: DATA/DATA.BIN */
 	const char *path;               /* NULL when blob was given */
 	struct blob blob;
 	bool own_fd;
@@ -94,7 +96,7 @@ static int member_fill(void *ctx, uint8_t **data, size_t *len)
 	return 0;
 }
 
-static int member_bytes(struct fs *fs, struct member *m, struct cache_ref *ref)
+int member_bytes(struct fs *fs, struct member *m, struct cache_ref *ref)
 {
 	struct fill_call call = { fs, m };
 	return cache_get(fs->cache, m->dir->ino, member_fill, &call, ref);
@@ -147,41 +149,11 @@ static int produce_error_text(struct fs *fs, struct node *n, uint8_t **data,
 	pthread_mutex_unlock(&fs->lock);
 	if (irc < 0)
 		sb_printf(&sb, "member: %s at byte %" PRIu64 " of %s\n"
-			  "inflate: %s\n", m->name, m->e->offset, m->ar->label,
-			  gz.error);
+			  "inflate: %s\n", m->name, m->e->offset,
+			  m->ar->tree_path, gz.error);
 	if (m->walked && m->walk_rc < 0)
 		sb_printf(&sb, "walk: at byte %zu of the inflated file: %s\n",
 			  m->scene.error_offset, m->scene.error);
-	return sb_finish(&sb, data, len);
-}
-
-static const char *object_name_cb(void *ctx, uint32_t index)
-{
-	struct member *m = ctx;
-	return index < m->scene.object_count ? m->object_names[index] : NULL;
-}
-
-static int produce_chunk_text(struct fs *fs, struct node *n, uint8_t **data,
-			      size_t *len)
-{
-	struct member *m = n->u.made.ctx;
-	const struct ccsf_chunk *c = &m->scene.chunks[n->u.made.arg];
-	struct cache_ref ref;
-	int rc = member_bytes(fs, m, &ref);
-	if (rc < 0)
-		return rc;
-	if ((uint64_t)c->offset + c->length > ref.len) {
-		cache_put(fs->cache, &ref);
-		return -EIO;
-	}
-	struct chunk_text_ctx ctx = { m->scene.version, object_name_cb, m };
-	struct strbuf sb = STRBUF_INIT;
-	rc = chunk_text(ref.data + c->offset, c->length, &ctx, &sb);
-	cache_put(fs->cache, &ref);
-	if (rc < 0) {
-		sb_free(&sb);
-		return rc;
-	}
 	return sb_finish(&sb, data, len);
 }
 
@@ -348,37 +320,9 @@ static int populate_chunks(struct fs *fs, struct member *m, struct node *dir)
 	return dir_publish(&b);
 }
 
-/* One object folder: each chunk it owns as <kind>.bin and <kind>.txt. */
-static int populate_object(struct fs *fs, struct member *m, struct node *dir,
-			   const uint32_t *chunks, uint32_t count)
-{
-	time_t t = m->e->header.mtime;
-	struct dir_builder b;
-	dir_builder_init(&b, fs, dir);
-	for (uint32_t i = 0; i < count; i++) {
-		const struct ccsf_chunk *c = &m->scene.chunks[chunks[i]];
-		unsigned nth = 1;
-		for (uint32_t j = 0; j < i; j++)
-			nth += m->scene.chunks[chunks[j]].kind == c->kind;
-		char base[32], name[40];
-		if (nth == 1)
-			snprintf(base, sizeof base, "%s", ccsf_kind_name(c->kind));
-		else
-			snprintf(base, sizeof base, "%s-%u",
-				 ccsf_kind_name(c->kind), nth);
-		snprintf(name, sizeof name, "%s.bin", base);
-		dir_add_view(&b, name, t, m, c->offset, c->length, false);
-		if (chunk_text_has(c->kind)) {
-			snprintf(name, sizeof name, "%s.txt", base);
-			dir_add_made(&b, name, t, produce_chunk_text, m,
-				     chunks[i]);
-		}
-	}
-	return dir_publish(&b);
-}
-
 /* Groups the setup chunks by owning object, in file order. */
-static int add_objects(struct fs *fs, struct member *m, struct dir_builder *b)
+static int add_objects(struct fs *fs, struct member *m, struct dir_builder *b,
+		       const uint8_t *data, size_t len)
 {
 	const struct ccsf_scene *s = &m->scene;
 	uint32_t n = s->object_count;
@@ -407,8 +351,9 @@ static int add_objects(struct fs *fs, struct member *m, struct dir_builder *b)
 			continue;
 		struct node *d = dir_add_dir(b, m->object_names[o],
 					     m->e->header.mtime, NULL, NULL);
-		rc = d ? populate_object(fs, m, d, order + start[o], count)
-		       : -ENOMEM;
+		struct object_build ob = { m, o, order + start[o], count,
+					   data, len };
+		rc = d ? object_populate(fs, d, &ob) : -ENOMEM;
 	}
 	free(fill);
 	free(start);
@@ -436,29 +381,56 @@ static int populate_member(struct fs *fs, struct node *dir)
 			log_error("%s: member %s: %s (byte %zu)", m->ar->label,
 				  m->name, m->scene.error, m->scene.error_offset);
 	}
-	cache_put(fs->cache, &ref);
 	if (rc == 0 && m->walked)
 		rc = name_objects(fs, m);
-	if (rc < 0)
-		return rc;
 	char name[GZIP_NAME_MAX * 3 + 8];
 	snprintf(name, sizeof name, "%s.ccs", m->name);
 	pthread_mutex_lock(&fs->lock);
 	bool failed = m->inflate_rc < 0;
 	pthread_mutex_unlock(&fs->lock);
-	if (whole)
+	if (rc == 0 && whole)
 		dir_add_view(&b, name, t, m, 0, whole, true);
-	if (failed || (m->walked && m->walk_rc < 0))
+	if (rc == 0 && (failed || (m->walked && m->walk_rc < 0)))
 		dir_add_made(&b, "error.txt", t, produce_error_text, m, 0);
-	if (m->walked) {
+	if (rc == 0 && m->walked) {
 		dir_add_made(&b, "scene.txt", t, produce_scene_text, m, 0);
 		struct node *chunks = dir_add_dir(&b, "chunks", t, NULL, NULL);
 		rc = chunks ? populate_chunks(fs, m, chunks) : -ENOMEM;
+		/* Objects are checked against the bytes as they are listed,
+		 * so that a texture that cannot be made says why at once. */
 		if (rc == 0)
-			rc = add_objects(fs, m, &b);
+			rc = add_objects(fs, m, &b, ref.data, ref.len);
 	}
+	cache_put(fs->cache, &ref);
 	int prc = dir_publish(&b);
 	return rc < 0 ? rc : prc;
+}
+
+/* ---- what object.c needs of a member ---- */
+
+const struct ccsf_scene *member_scene(const struct member *m)
+{
+	return &m->scene;
+}
+
+const char *member_object_name(const struct member *m, uint32_t index)
+{
+	return index < m->scene.object_count ? m->object_names[index] : NULL;
+}
+
+const char *member_name(const struct member *m)
+{
+	return m->name;
+}
+
+const char *member_archive(const struct member *m)
+{
+	return m->ar->tree_path;
+}
+
+time_t member_mtime(const struct member *m)
+{
+	return (time_t)m->e->header.mtime;
 }
 
 /* ---- the archive directory ---- */
@@ -617,9 +589,31 @@ static int open_archive(struct archive_dir *ar)
 	return 0;
 }
 
+/* The archive's path in the tree, the same whichever way the disc is
+ * given (image, folder): what made files name as their source. */
+static const char *tree_path(struct fs *fs, const struct archive_dir *ar,
+			     const struct node *dir)
+{
+	if (!dir->parent) {
+		const char *slash = strrchr(ar->label, '/');
+		return fs_strdup(fs, slash ? slash + 1 : ar->label);
+	}
+	char path[4096] = "";
+	for (const struct node *n = dir; n && n->parent; n = n->parent) {
+		char tmp[4096];
+		snprintf(tmp, sizeof tmp, "%s%s%s", n->name, path[0] ? "/" : "",
+			 path);
+		snprintf(path, sizeof path, "%s", tmp);
+	}
+	return fs_strdup(fs, path);
+}
+
 static int populate_archive(struct fs *fs, struct node *dir)
 {
 	struct archive_dir *ar = dir->u.dir.ctx;
+	ar->tree_path = tree_path(fs, ar, dir);
+	if (!ar->tree_path)
+		return -ENOMEM;
 	int rc = open_archive(ar);
 	if (rc == 0)
 		rc = archive_scan(&ar->blob, &ar->entries, &ar->count);

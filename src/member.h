@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "blob.h"
+#include "ccsf.h"
 #include "tree.h"
 
 /* Adds the directory of an archive that is the host file `path` (fd -1:
@@ -31,6 +32,19 @@ int member_view_bytes(struct fs *fs, struct node *view, struct cache_ref *ref);
 /* Whether a view can be read, without touching its bytes: -EIO for the
  * whole member when it did not inflate cleanly. */
 int member_view_open(struct fs *fs, struct node *view);
+
+/* A member's inflated bytes (possibly what inflated before a fault), by
+ * reference, through the cache. */
+int member_bytes(struct fs *fs, struct member *m, struct cache_ref *ref);
+
+/* What the walk and naming learnt, for object folders and their
+ * producers; valid once the member's folder is populated. */
+const struct ccsf_scene *member_scene(const struct member *m);
+const char *member_object_name(const struct member *m, uint32_t index);
+const char *member_name(const struct member *m);
+/* The archive's path in the tree ("DATA/DATA.BIN"). */
+const char *member_archive(const struct member *m);
+time_t member_mtime(const struct member *m);
 
 /* The name of the listing in an archive directory: '%' is escaped in
  * member names, so no member can take it. */

@@ -1,9 +1,11 @@
-/* source.c - the root of the tree from a host directory or archive. */
+/* source.c - the root of the tree from a disc image, a host directory or
+ * an archive. */
 #include "config.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +13,7 @@
 #include <unistd.h>
 
 #include "archive.h"
+#include "iso.h"
 #include "log.h"
 #include "member.h"
 #include "source.h"
@@ -85,6 +88,128 @@ static int populate_host_dir(struct fs *fs, struct node *dir)
 	return dir_publish(&b);
 }
 
+/* A directory on the disc: what populate_iso_dir lists. */
+struct iso_dir {
+	struct iso_image *img;
+	struct iso_entry entry;
+	const char *path;       /* "IMAGE/DATA": for messages and labels */
+};
+
+static int populate_iso_dir(struct fs *fs, struct node *dir);
+
+static struct iso_dir *iso_dir_new(struct fs *fs, struct iso_image *img,
+				   const struct iso_entry *e, const char *path)
+{
+	struct iso_dir *d = fs_alloc(fs, sizeof *d);
+	if (!d)
+		return NULL;
+	d->img = img;
+	d->entry = *e;
+	d->path = fs_strdup(fs, path);
+	return d->path ? d : NULL;
+}
+
+/* Reads a disc file's first sector and asks whether it opens an archive. */
+static bool probe_blob(const struct blob *blob, const char *path)
+{
+	uint8_t sector[ARCHIVE_SECTOR];
+	ssize_t got = blob_read(blob, sector, sizeof sector, 0);
+	if (got < 0) {
+		log_error("%s: %s", path, strerror((int)-got));
+		return false;
+	}
+	return got > 0 && archive_probe(sector, (size_t)got);
+}
+
+static void add_iso_entry(struct dir_builder *b, const struct iso_dir *parent,
+			  const struct iso_entry *e)
+{
+	char path[4096];
+	if ((size_t)snprintf(path, sizeof path, "%s/%s", parent->path,
+			     e->name) >= sizeof path)
+		return;
+	if (e->is_dir) {
+		struct iso_dir *d = iso_dir_new(b->fs, parent->img, e, path);
+		if (!d) {
+			b->failed = true;
+			return;
+		}
+		dir_add_dir(b, e->name, e->mtime, populate_iso_dir, d);
+		return;
+	}
+	/* Shown with what the image holds, so reads match the size. */
+	if (e->clipped)
+		log_error("%s: runs past the image's end; %" PRIu64 " of %"
+			  PRIu64 " bytes shown", path, e->size,
+			  e->recorded_size);
+	struct blob blob = iso_blob(parent->img, e);
+	if (probe_blob(&blob, path))
+		archive_dir_add(b, e->name, e->mtime, path, &blob);
+	else
+		dir_add_blob_file(b, e->name, e->mtime, &blob);
+}
+
+static int populate_iso_dir(struct fs *fs, struct node *dir)
+{
+	const struct iso_dir *d = dir->u.dir.ctx;
+	struct iso_listing l;
+	int rc = iso_list(d->img, &d->entry, &l);
+	if (rc < 0) {
+		log_error("%s: cannot read the directory: %s", d->path,
+			  strerror(-rc));
+		return rc;
+	}
+	if (l.skipped)
+		log_error("%s: %zu directory records skipped (malformed, "
+			  "multi-extent or interleaved)", d->path, l.skipped);
+	struct dir_builder b;
+	dir_builder_init(&b, fs, dir);
+	for (size_t i = 0; i < l.count; i++)
+		add_iso_entry(&b, d, &l.entries[i]);
+	iso_listing_free(&l);
+	return dir_publish(&b);
+}
+
+/* Whether a file is a disc image: by its content, never its name. */
+static int probe_iso(const char *path, bool *is_iso)
+{
+	*is_iso = false;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	uint8_t vd[ISO_PROBE_LEN];
+	ssize_t got = pread(fd, vd, sizeof vd, ISO_PROBE_OFFSET);
+	int rc = got < 0 ? -errno : 0;
+	close(fd);
+	if (got > 0)
+		*is_iso = iso_probe(vd, (size_t)got);
+	return rc;
+}
+
+/* The image stays open until fs_destroy closes it: every ISO node's
+ * blob reads through its fd. */
+static int open_iso_source(struct fs *fs, const char *path, time_t mtime,
+			   char *err, size_t errlen)
+{
+	struct iso_image *img = iso_open(path, err, errlen);
+	if (!img)
+		return -EINVAL;
+	const struct iso_entry *root = iso_root(img);
+	char *abs = realpath(path, NULL);
+	struct iso_dir *d = iso_dir_new(fs, img, root, abs ? abs : path);
+	free(abs);
+	/* A root without a recorded time takes the image's. */
+	fs->root = d ? node_new_dir(fs, "", root->mtime ? root->mtime : mtime,
+				    populate_iso_dir, d)
+		     : NULL;
+	if (!fs->root) {
+		iso_close(img);
+		return -ENOMEM;
+	}
+	fs->iso = img;
+	return 0;
+}
+
 int source_open(struct fs *fs, const char *path, char *err, size_t errlen)
 {
 	struct stat st;
@@ -112,15 +237,20 @@ int source_open(struct fs *fs, const char *path, char *err, size_t errlen)
 			 "archive", path);
 		return -EINVAL;
 	}
-	bool is_archive = false;
-	int rc = probe_file(path, &is_archive);
+	bool is_iso = false, is_archive = false;
+	int rc = probe_iso(path, &is_iso);
+	if (rc == 0 && is_iso)
+		return open_iso_source(fs, path, st.st_mtime, err, errlen);
+	if (rc == 0)
+		rc = probe_file(path, &is_archive);
 	if (rc < 0) {
 		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
 		return rc;
 	}
 	if (!is_archive) {
-		snprintf(err, errlen, "%s: not a game archive (its first sector "
-			 "does not open a gzip member)", path);
+		snprintf(err, errlen, "%s: neither an ISO 9660 image (no volume "
+			 "descriptor at sector 16) nor a game archive (its first "
+			 "sector does not open a gzip member)", path);
 		return -EINVAL;
 	}
 	char *abs = realpath(path, NULL);

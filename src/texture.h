@@ -72,9 +72,10 @@ struct indexed_image {
 	uint8_t *index;                 /* width * height, malloc'ed */
 };
 
-/* A PNG text chunk: tEXt when both strings are printable ASCII, else iTXt
+/* A PNG text chunk: tEXt when the text is printable ASCII, else iTXt
  * (UTF-8), since object names come from Shift-JIS.  key: 1-79 bytes of
- * printable ASCII. */
+ * printable ASCII (-EINVAL otherwise); a key libpng still refuses, such as
+ * one of spaces only, fails with -EIO and libpng's reason. */
 struct png_text_entry {
 	const char *key;
 	const char *text;

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "iso.h"
 #include "log.h"
 #include "member.h"
 #include "tree.h"
@@ -53,6 +54,7 @@ void fs_destroy(struct fs *fs)
 	if (fs->root)
 		free_dirs(fs->root);
 	archives_free(fs);
+	iso_close(fs->iso);     /* after the archives: they read through it */
 	cache_free(fs->cache);
 	for (struct arena *a = fs->arenas, *next; a; a = next) {
 		next = a->next;

@@ -27,6 +27,7 @@ struct node;
 struct member;
 struct archive_dir;
 struct arena;
+struct iso_image;
 
 enum node_type { NODE_DIR, NODE_FILE, NODE_LINK };
 enum file_kind { FILE_HOST, FILE_VIEW, FILE_MADE, FILE_BLOB };
@@ -89,6 +90,7 @@ struct fs {
 	struct arena *arenas;           /* everything the tree allocated */
 	struct archive_dir *archives;   /* to free their members at unmount */
 	pthread_mutex_t arena_lock;
+	struct iso_image *iso;          /* a disc image source, or NULL */
 };
 
 int fs_init(struct fs *fs, size_t cache_size);

@@ -978,6 +978,49 @@ static struct ccsw *broken_base(const char *stem, uint32_t seed)
 	return w;
 }
 
+/* A texture chunk written by hand (version 0x100 layout), so its fields
+ * can break the texture rules while its length stays walkable. */
+static void raw_texture(struct ccsw *w, uint32_t tex, uint32_t clut,
+			uint8_t psm, uint8_t tw, uint8_t th, uint32_t words,
+			uint8_t fill)
+{
+	size_t len = 20 + 8 + 4 * (size_t)words;
+	uint8_t *p = calloc(1, len);
+	uint32_t head[3] = { tex, clut, 0 };
+	memcpy(p, head, sizeof head);
+	p[12] = 1;              /* flag */
+	p[13] = psm;
+	p[14] = 0;              /* mipmap */
+	p[15] = 0x70;           /* aref */
+	p[16] = tw;
+	p[17] = th;
+	p[20] = 0;              /* buf_x 768 */
+	p[21] = 3;
+	memcpy(p + 24, &words, 4);
+	memset(p + 28, fill, 4 * (size_t)words);
+	ccsw_chunk(w, CCSW_TEXTURE, CCSW_TAG, p, len, CCSW_SIZE_AUTO);
+	free(p);
+}
+
+/* Textures and palettes that walk but cannot be made into PNG files. */
+static void add_bad_textures(struct ccsw *w, uint32_t f)
+{
+	uint32_t clut16 = objectf(w, f, "CLT_small");
+	struct ccsw_clut c = { .object = clut16, .count = 16, .flag = 1 };
+	ccsw_clut(w, &c);
+	uint32_t odd = objectf(w, f, "CLT_odd");
+	uint32_t colours[17] = { 0 };
+	struct ccsw_clut co = { .object = odd, .count = 17, .colours = colours };
+	ccsw_clut(w, &co);
+	raw_texture(w, objectf(w, f, "TEX_psm"), clut16, 0x00, 4, 4, 64, 1);
+	raw_texture(w, objectf(w, f, "TEX_huge"), clut16, 0x13, 11, 2, 64, 1);
+	raw_texture(w, objectf(w, f, "TEX_short"), clut16, 0x13, 4, 4, 8, 1);
+	uint32_t self = objectf(w, f, "TEX_noclut");
+	raw_texture(w, self, self, 0x13, 2, 2, 4, 1);
+	raw_texture(w, objectf(w, f, "TEX_range"), clut16, 0x13, 2, 2, 4, 200);
+	raw_texture(w, objectf(w, f, "TEX_oddclut"), odd, 0x13, 2, 2, 4, 1);
+}
+
 static int cmd_broken(const char *file, const char *raw)
 {
 	struct rng r = { 0xb40ce };
@@ -1076,6 +1119,13 @@ static int cmd_broken(const char *file, const char *raw)
 	p = finish_scene(w, &len);
 	archive_put(&ao, "badsize.cmp", p, len, rng_mtime(&r), GZW_BAD_ISIZE,
 		    "ISIZE one more than the inflated length");
+
+	w = new_scene("badtex", 0x100, &f);
+	add_bad_textures(w, f);
+	end_data_scene(w);
+	p = finish_scene(w, &len);
+	archive_put(&ao, "badtex.cmp", p, len, rng_mtime(&r), GZW_GOOD,
+		    "textures whose fields or palettes are wrong (they walk)");
 
 	w = broken_base("good2", 8);
 	end_data_scene(w);

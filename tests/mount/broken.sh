@@ -10,7 +10,7 @@ mnt=$work/mnt
 
 check "mounts the broken archive" mount_ccsfs "$arc" "$mnt" -o cache_size=64K
 check_eq "every member lists, the nameless one by its sector" \
-	"badcrc badsize cut good1 good2 liar member-10 pastend texliar trailer unkkind" \
+	"badcrc badsize badtex cut good1 good2 liar member-10 pastend texliar trailer unkkind" \
 	"$(ls "$mnt" | grep -v '^%' | tr '\n' ' ' | sed 's/ $//')"
 # The listing's size is told before anything is inflated; it must be
 # the size of what reading it then makes.
@@ -43,6 +43,20 @@ check "liar: error.txt says the index claims too much" grep -q 'claims' "$mnt/li
 check "texliar: error.txt says the levels run past the end" grep -q 'levels run past the end' "$mnt/texliar/error.txt"
 check "texliar: the palette before it still decodes" grep -q '^colour 15: ' "$mnt/texliar/CLT_texliar/clut.txt"
 check "badsize: error.txt names the length check" grep -q 'incorrect length check' "$mnt/badsize/error.txt"
+t=$mnt/badtex
+for o in psm huge short noclut range oddclut; do
+	check "badtex: TEX_$o/texture.png fails with EIO" sh -c \
+		"cat '$t/TEX_$o/texture.png' 2>&1 >/dev/null | grep -q 'Input/output error'"
+	check "badtex: TEX_$o keeps its raw chunk" test -s "$t/TEX_$o/texture.bin"
+	check_eq "badtex: TEX_$o/texture.png is listed with size 0" 0 "$(stat -c %s "$t/TEX_$o/texture.png")"
+done
+check "badtex: a psm other than 0x13/0x14 is named" grep -q 'psm' "$t/TEX_psm/error.txt"
+check "badtex: tw above 10 is named" grep -q 'tw' "$t/TEX_huge/error.txt"
+check "badtex: too few pixels is said" grep -qi 'pixel\|bytes' "$t/TEX_short/error.txt"
+check "badtex: a missing palette is said" grep -qi 'palette\|clut' "$t/TEX_noclut/error.txt"
+check "badtex: an index past the palette is said" grep -qi 'index' "$t/TEX_range/error.txt"
+check "badtex: an odd palette count is said" grep -qi 'odd\|17' "$t/CLT_odd/error.txt"
+check "badtex: the good palette still makes its PNG" sh -c "cat '$t/CLT_small/palette.png' | head -c 8 | od -An -tx1 | grep -q '89 50 4e 47'"
 check "pastend: error.txt says the size runs past the end" grep -q 'past the end' "$mnt/pastend/error.txt"
 check "trailer: bytes after the end Top are a trailer chunk" sh -c "ls '$mnt/trailer/chunks' | grep -q -- '-trailer.bin$'"
 check_fails "trailer: a trailer is no error" test -e "$mnt/trailer/error.txt"
@@ -52,7 +66,7 @@ check "the mount is alive after all of it" cmp "$mnt/good2/good2.ccs" "$raw/good
 check "walk every file; only the broken .ccs fail" sh -c "
 	find '$mnt' -type f | sort | while IFS= read -r f; do
 		cat \"\$f\" >/dev/null 2>&1 || echo \"\$f\"
-	done | sed 's|.*/||' | tr '\n' ' ' | grep -qx 'badcrc.ccs badsize.ccs cut.ccs '"
+	done | sed 's|.*/||' | tr '\n' ' ' | grep -qx 'badcrc.ccs badsize.ccs palette.png texture.png texture.png texture.png texture.png texture.png texture.png cut.ccs '"
 check "unmounts cleanly" unmount "$mnt"
 
 done_testing

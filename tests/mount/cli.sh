@@ -10,7 +10,7 @@ check "a missing source: one clear line, non-zero exit" sh -c \
 	"! '$CCSFS' '$work/none' '$work/mnt' 2>'$work/err' && grep -q 'none: No such file or directory' '$work/err' && test \$(wc -l <'$work/err') = 1"
 printf 'not an archive\n' >"$work/plain"
 check "a file that is not an archive is refused" sh -c \
-	"! '$CCSFS' '$work/plain' '$work/mnt' 2>'$work/err' && grep -q 'not a game archive' '$work/err'"
+	"! '$CCSFS' '$work/plain' '$work/mnt' 2>'$work/err' && grep -q 'neither an ISO 9660 image.*nor a game archive' '$work/err'"
 check "no mount point is an error" sh -c "! '$CCSFS' '$work/plain' 2>'$work/err' && grep -q MOUNTPOINT '$work/err'"
 check "a bad cache_size is refused" sh -c \
 	"! '$CCSFS' -o cache_size=lots '$work/plain' '$work/mnt' 2>'$work/err' && grep -q 'cache_size=lots' '$work/err'"

@@ -11,6 +11,10 @@ TESTS_WORKDIR=${TESTS_WORKDIR:-$PWD/tests/work}
 test_name=$(basename "$0" .sh)
 work=$TESTS_WORKDIR/$test_name
 
+# Debian's python3, where python3-pil lives, even when another python3
+# comes first in PATH.
+if [ -x /usr/bin/python3 ]; then PY=/usr/bin/python3; else PY=python3; fi
+
 tap_n=0
 tap_failed=0
 mounts=""

@@ -67,7 +67,7 @@ check_eq "stat size equals bytes read, for every file" yes "$sizes_ok"
 dd if="$raw/DATA.BIN/xbig00.ccs" bs=1000 skip=77 count=3 2>/dev/null >"$work/part"
 check "a read at an offset gets those bytes" sh -c \
 	"dd if='$d/xbig00/xbig00.ccs' bs=1000 skip=77 count=3 2>/dev/null | cmp - '$work/part'"
-check "mmap of a file reads its bytes" python3 -c "
+check "mmap of a file reads its bytes" "$PY" -c "
 import mmap, sys
 with open('$d/xbig00/xbig00.ccs', 'rb') as f, open('$raw/DATA.BIN/xbig00.ccs', 'rb') as g:
     m = mmap.mmap(f.fileno(), 0, prot=mmap.PROT_READ)
@@ -103,6 +103,20 @@ check "single archive: its members at the root" test -f "$single/str0001/str0001
 check "single archive: same bytes as through the disc" \
 	cmp "$single/str0001/str0001.ccs" "$mnt/STREAM/STR1.BIN/str0001/str0001.ccs"
 check "unmounts the single archive" unmount "$single"
+
+if command -v genisoimage >/dev/null; then
+	genisoimage -quiet -iso-level 2 -V SAMPLE -o "$work/disc.iso" "$disc" 2>/dev/null
+	iso=$work/iso
+	check "mounts the disc image itself" mount_ccsfs "$work/disc.iso" "$iso"
+	check_eq "image root mirrors the disc, ;1 dropped" \
+		"DATA OUTSIDE.BIN SLUS_202.67 STREAM SYSTEM.CNF" "$(ls "$iso" | tr '\n' ' ' | sed 's/ $//')"
+	check "image: diff -r against the folder mount finds nothing" diff -r "$mnt" "$iso"
+	check "image: a passed-through file is byte-exact" cmp "$iso/SLUS_202.67" "$disc/SLUS_202.67"
+	check_eq "image: a file keeps the disc's time" "$(stat -c %Y "$disc/SYSTEM.CNF")" "$(stat -c %Y "$iso/SYSTEM.CNF")"
+	check "unmounts the image" unmount "$iso"
+else
+	not_ok "genisoimage is missing: the disc image was not tried"
+fi
 
 check "the first mount still answers" test -f "$d/xasc00/scene.txt"
 check "unmounts cleanly" unmount "$mnt"

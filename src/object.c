@@ -1,0 +1,318 @@
+/* object.c - object folders: chunks raw and as text, textures as PNG. */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ccsf.h"
+#include "chunk_text.h"
+#include "log.h"
+#include "object.h"
+#include "strbuf.h"
+#include "texture.h"
+
+/* A made file's argument packs a chunk index and a mip level. */
+#define ARG(chunk, level) ((chunk) * TEXTURE_MAX_LEVELS + (level))
+#define ARG_CHUNK(arg) ((arg) / TEXTURE_MAX_LEVELS)
+#define ARG_LEVEL(arg) ((arg) % TEXTURE_MAX_LEVELS)
+
+static const char *object_name_cb(void *ctx, uint32_t index)
+{
+	return member_object_name(ctx, index);
+}
+
+/* The member's bytes of one chunk, by reference. */
+static int chunk_bytes(struct fs *fs, struct member *m, uint32_t chunk,
+		       struct cache_ref *ref, const uint8_t **p, size_t *len)
+{
+	const struct ccsf_chunk *c = &member_scene(m)->chunks[chunk];
+	int rc = member_bytes(fs, m, ref);
+	if (rc < 0)
+		return rc;
+	if ((uint64_t)c->offset + c->length > ref->len) {
+		cache_put(fs->cache, ref);
+		return -EIO;
+	}
+	*p = ref->data + c->offset;
+	*len = c->length;
+	return 0;
+}
+
+static int produce_chunk_text(struct fs *fs, struct node *n, uint8_t **data,
+			      size_t *len)
+{
+	struct member *m = n->u.made.ctx;
+	struct cache_ref ref;
+	const uint8_t *p;
+	size_t plen;
+	int rc = chunk_bytes(fs, m, n->u.made.arg, &ref, &p, &plen);
+	if (rc < 0)
+		return rc;
+	struct chunk_text_ctx ctx = { member_scene(m)->version,
+				      object_name_cb, m };
+	struct strbuf sb = STRBUF_INIT;
+	rc = chunk_text(p, plen, &ctx, &sb);
+	cache_put(fs->cache, &ref);
+	if (rc < 0) {
+		sb_free(&sb);
+		return rc;
+	}
+	return sb_finish(&sb, data, len);
+}
+
+/* The first chunk of a kind an object owns, in the setup section. */
+static int find_owned(const struct ccsf_scene *s, uint16_t kind,
+		      uint32_t object, uint32_t *chunk)
+{
+	for (uint32_t i = 0; i < s->chunk_count; i++) {
+		const struct ccsf_chunk *c = &s->chunks[i];
+		if (c->kind == kind && c->object == object && object &&
+		    !c->in_frames) {
+			*chunk = i;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+/* Everything a texture needs, checked: the texture, its palette (the
+ * CLUT object its chunk names, in the same file) and one level. */
+struct texture_job {
+	struct texture tex;
+	struct palette pal;
+	struct indexed_image img;
+	char why[TEXTURE_WHY];
+};
+
+static int texture_prepare(const struct ccsf_scene *s, const uint8_t *data,
+			   size_t len, uint32_t chunk, unsigned level,
+			   struct texture_job *job)
+{
+	const struct ccsf_chunk *c = &s->chunks[chunk];
+	memset(job, 0, sizeof *job);
+	if ((uint64_t)c->offset + c->length > len)
+		return -EIO;
+	int rc = texture_parse(data + c->offset, c->length, s->version,
+			       &job->tex, job->why);
+	if (rc < 0)
+		return rc;
+	uint32_t clut_chunk;
+	if (find_owned(s, CCSF_CLUT, job->tex.clut, &clut_chunk) < 0) {
+		snprintf(job->why, sizeof job->why, "its palette, object %"
+			 PRIu32 ", has no CLUT chunk in this file",
+			 job->tex.clut);
+		return -EIO;
+	}
+	const struct ccsf_chunk *cc = &s->chunks[clut_chunk];
+	struct clut clut;
+	rc = clut_parse(data + cc->offset, cc->length, s->version, &clut,
+			job->why);
+	if (rc < 0)
+		return rc;
+	palette_from_clut(&clut, &job->pal);
+	return texture_decode(&job->tex, level, job->pal.count, &job->img,
+			      job->why);
+}
+
+static void source_text(struct member *m, uint32_t object, char *buf,
+			size_t n)
+{
+	snprintf(buf, n, "%s %s %s", member_archive(m), member_name(m),
+		 member_object_name(m, object));
+}
+
+static int produce_texture_png(struct fs *fs, struct node *n, uint8_t **data,
+			       size_t *len)
+{
+	struct member *m = n->u.made.ctx;
+	const struct ccsf_scene *s = member_scene(m);
+	uint32_t chunk = ARG_CHUNK(n->u.made.arg);
+	struct cache_ref ref;
+	int rc = member_bytes(fs, m, &ref);
+	if (rc < 0)
+		return rc;
+	struct texture_job job;
+	rc = texture_prepare(s, ref.data, ref.len, chunk,
+			     ARG_LEVEL(n->u.made.arg), &job);
+	cache_put(fs->cache, &ref);
+	if (rc == 0) {
+		char source[512];
+		source_text(m, s->chunks[chunk].object, source, sizeof source);
+		struct png_text_entry text[] = { { "Source", source },
+						 { "Software", PACKAGE_STRING } };
+		rc = texture_png(&job.img, job.tex.psm, &job.pal, text, 2, data,
+				 len, job.why);
+	}
+	indexed_image_free(&job.img);
+	return rc;
+}
+
+static int produce_palette_png(struct fs *fs, struct node *n, uint8_t **data,
+			       size_t *len)
+{
+	struct member *m = n->u.made.ctx;
+	struct cache_ref ref;
+	const uint8_t *p;
+	size_t plen;
+	int rc = chunk_bytes(fs, m, n->u.made.arg, &ref, &p, &plen);
+	if (rc < 0)
+		return rc;
+	struct clut clut;
+	struct palette pal;
+	char why[TEXTURE_WHY];
+	rc = clut_parse(p, plen, member_scene(m)->version, &clut, why);
+	if (rc == 0) {
+		palette_from_clut(&clut, &pal);
+		char source[512];
+		source_text(m, member_scene(m)->chunks[n->u.made.arg].object,
+			    source, sizeof source);
+		struct png_text_entry text[] = { { "Source", source },
+						 { "Software", PACKAGE_STRING } };
+		rc = palette_png(&pal, text, 2, data, len, why);
+	}
+	cache_put(fs->cache, &ref);
+	return rc;
+}
+
+/* Why the object's made files could not be made, found while listing. */
+struct object_errors {
+	struct strbuf text;
+};
+
+static int produce_object_errors(struct fs *fs, struct node *n,
+				 uint8_t **data, size_t *len)
+{
+	(void)fs;
+	const char *text = n->u.made.ctx;
+	*len = strlen(text);
+	*data = malloc(*len ? *len : 1);
+	if (!*data)
+		return -ENOMEM;
+	memcpy(*data, text, *len);
+	return 0;
+}
+
+static void note_error(struct object_errors *errs, struct member *m,
+		       uint32_t object, const char *file, const char *why)
+{
+	sb_printf(&errs->text, "%s: %s\n", file, why);
+	log_error("%s: member %s: %s/%s: %s", member_archive(m),
+		  member_name(m), member_object_name(m, object), file, why);
+}
+
+/* texture.png and texture-mipN.png, checked now so error.txt can say at
+ * once what will fail. */
+static void add_texture_pngs(struct dir_builder *b,
+			     const struct object_build *ob, uint32_t chunk,
+			     struct object_errors *errs)
+{
+	const struct ccsf_scene *s = member_scene(ob->m);
+	time_t t = member_mtime(ob->m);
+	struct texture_job job;
+	unsigned levels = 1;
+	for (unsigned level = 0; level < levels; level++) {
+		int rc = texture_prepare(s, ob->data, ob->len, chunk, level, &job);
+		indexed_image_free(&job.img);
+		if (level == 0 && job.tex.levels > 1)
+			levels = job.tex.levels;
+		char name[32];
+		if (level == 0)
+			snprintf(name, sizeof name, "texture.png");
+		else
+			snprintf(name, sizeof name, "texture-mip%u.png", level);
+		dir_add_made(b, name, t, produce_texture_png, ob->m,
+			     ARG(chunk, level));
+		if (rc < 0)
+			note_error(errs, ob->m, ob->object, name,
+				   job.why[0] ? job.why : strerror(-rc));
+	}
+}
+
+static void add_palette_png(struct dir_builder *b,
+			    const struct object_build *ob, uint32_t chunk,
+			    struct object_errors *errs)
+{
+	const struct ccsf_scene *s = member_scene(ob->m);
+	const struct ccsf_chunk *c = &s->chunks[chunk];
+	dir_add_made(b, "palette.png", member_mtime(ob->m), produce_palette_png,
+		     ob->m, chunk);
+	struct clut clut;
+	char why[TEXTURE_WHY] = "";
+	int rc = (uint64_t)c->offset + c->length > ob->len ? -EIO :
+		 clut_parse(ob->data + c->offset, c->length, s->version, &clut,
+			    why);
+	if (rc < 0)
+		note_error(errs, ob->m, ob->object, "palette.png",
+			   why[0] ? why : strerror(-rc));
+}
+
+/* Each chunk as <kind>.bin and, where a decoder exists, <kind>.txt. */
+static void add_chunk_files(struct dir_builder *b,
+			    const struct object_build *ob)
+{
+	const struct ccsf_scene *s = member_scene(ob->m);
+	time_t t = member_mtime(ob->m);
+	for (uint32_t i = 0; i < ob->count; i++) {
+		const struct ccsf_chunk *c = &s->chunks[ob->chunks[i]];
+		unsigned nth = 1;
+		for (uint32_t j = 0; j < i; j++)
+			nth += s->chunks[ob->chunks[j]].kind == c->kind;
+		char base[32], name[40];
+		if (nth == 1)
+			snprintf(base, sizeof base, "%s", ccsf_kind_name(c->kind));
+		else
+			snprintf(base, sizeof base, "%s-%u",
+				 ccsf_kind_name(c->kind), nth);
+		snprintf(name, sizeof name, "%s.bin", base);
+		dir_add_view(b, name, t, ob->m, c->offset, c->length, false);
+		if (chunk_text_has(c->kind)) {
+			snprintf(name, sizeof name, "%s.txt", base);
+			dir_add_made(b, name, t, produce_chunk_text, ob->m,
+				     ob->chunks[i]);
+		}
+	}
+}
+
+/* What is made of the object's chunks: the first texture and the first
+ * CLUT it owns (the game keeps the first of a kind per object). */
+static void add_made_files(struct dir_builder *b,
+			   const struct object_build *ob,
+			   struct object_errors *errs)
+{
+	const struct ccsf_scene *s = member_scene(ob->m);
+	bool texture = false, clut = false;
+	for (uint32_t i = 0; i < ob->count; i++) {
+		uint32_t chunk = ob->chunks[i];
+		uint16_t kind = s->chunks[chunk].kind;
+		if (kind == CCSF_TEXTURE && !texture) {
+			texture = true;
+			add_texture_pngs(b, ob, chunk, errs);
+		} else if (kind == CCSF_CLUT && !clut) {
+			clut = true;
+			add_palette_png(b, ob, chunk, errs);
+		}
+	}
+}
+
+int object_populate(struct fs *fs, struct node *dir,
+		    const struct object_build *ob)
+{
+	struct dir_builder b;
+	dir_builder_init(&b, fs, dir);
+	struct object_errors errs = { STRBUF_INIT };
+	add_chunk_files(&b, ob);
+	add_made_files(&b, ob, &errs);
+	if (errs.text.len) {
+		char *text = fs_strdup(fs, errs.text.data);
+		if (text)
+			dir_add_made(&b, "error.txt", member_mtime(ob->m),
+				     produce_object_errors, text, 0);
+		else
+			b.failed = true;
+	}
+	sb_free(&errs.text);
+	return dir_publish(&b);
+}

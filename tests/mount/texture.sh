@@ -1,0 +1,74 @@
+#!/bin/sh
+# texture.sh - every texture.png and palette.png of the sample disc opens
+# in independent readers, is exactly as big as stat says, and maps.
+. "${TESTS_SRCDIR:-$(dirname "$0")/..}/mount/lib.sh"
+
+command -v pngcheck >/dev/null || skip_all "no pngcheck"
+"$PY" -c 'import PIL' 2>/dev/null || skip_all "no python3-pil"
+
+disc=$work/disc
+mnt=$work/mnt
+"$CCSGEN" sample "$disc" >/dev/null || { echo "Bail out! ccsgen"; exit 1; }
+check "mounts the sample disc" mount_ccsfs "$disc" "$mnt"
+
+find "$mnt" -name '*.png' | sort >"$work/pngs"
+ntex=$(grep -c '/texture\.png$' "$work/pngs")
+nmip=$(grep -c '/texture-mip[0-9]\.png$' "$work/pngs")
+ntexbin=$(find "$mnt" -path '*/TEX_*/texture.bin' | wc -l)
+check_eq "every texture object has texture.png" "$ntexbin" "$ntex"
+check "some textures have mip levels" test "$nmip" -gt 0
+check "palettes have palette.png" test "$(grep -c '/palette\.png$' "$work/pngs")" -gt 0
+check "pngcheck accepts every PNG" sh -c "xargs pngcheck -q <'$work/pngs'"
+check "PIL opens every PNG, indexed, sized as the texture says" "$PY" - "$work/pngs" <<'PY'
+import re, sys
+from PIL import Image
+bad = []
+for path in open(sys.argv[1]).read().split('\n'):
+    if not path:
+        continue
+    im = Image.open(path)
+    im.load()
+    if im.mode != 'P':
+        bad.append(path + ': mode ' + im.mode)
+    m = re.search(r'texture(?:-mip(\d))?\.png$', path)
+    if m:
+        txt = open(path.rsplit('/', 1)[0] + '/texture.txt').read()
+        tw = int(re.search(r'^tw: (\d+)$', txt, re.M).group(1))
+        th = int(re.search(r'^th: (\d+)$', txt, re.M).group(1))
+        n = int(m.group(1) or 0)
+        want = (max(1, (1 << tw) >> n), max(1, (1 << th) >> n))
+        if im.size != want:
+            bad.append('%s: %s, want %s' % (path, im.size, want))
+print('\n'.join(bad))
+sys.exit(1 if bad else 0)
+PY
+sizes_ok=yes
+while IFS= read -r f; do
+	[ "$(stat -c %s "$f")" = "$(wc -c <"$f")" ] || { sizes_ok="no: $f"; break; }
+done <"$work/pngs"
+check_eq "stat size equals bytes read for every PNG" yes "$sizes_ok"
+check "mmap of every PNG gives the bytes read" "$PY" - "$work/pngs" <<'PY'
+import mmap, sys
+for path in open(sys.argv[1]).read().split():
+    with open(path, 'rb') as f:
+        data = f.read()
+        m = mmap.mmap(f.fileno(), 0, prot=mmap.PROT_READ)
+        if m[:] != data:
+            sys.exit(path)
+PY
+# The generator puts a solid block in the top-left corner of a gradient:
+# a texture written bottom row first would show it bottom-left.
+check "rows are written top row first" "$PY" - "$mnt/DATA/DATA.BIN/xasc00/TEX_xasc00/texture.png" <<'PY'
+import sys
+from PIL import Image
+im = Image.open(sys.argv[1]).convert('RGBA')
+w, h = im.size
+top, bottom = im.getpixel((0, 0)), im.getpixel((0, h - 1))
+near = im.getpixel((1, 1))
+sys.exit(0 if top == near and top != bottom else 1)
+PY
+check "the PNG says where it came from" sh -c \
+	"grep -a -q 'xasc00 TEX_xasc00' '$mnt/DATA/DATA.BIN/xasc00/TEX_xasc00/texture.png'"
+check "unmounts cleanly" unmount "$mnt"
+
+done_testing

@@ -1,0 +1,702 @@
+/* test_texture.c - texture and CLUT chunks to PNG and back.
+ *
+ * Textures come from the generator (ccsw); every PNG is decoded again with
+ * libpng's simplified API and each pixel compared with what the generator
+ * says it put there (ccsw_pattern_index, ccsw_clut_colour), so the row
+ * order, the nibble order and the alpha rule are checked independently of
+ * the code under test. */
+#include "config.h"
+
+#include <errno.h>
+#include <png.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+#include "ccsw.h"
+#include "texture.h"
+
+/* ---- helpers ----------------------------------------------------------- */
+
+/* A copy in a buffer of exactly n bytes, so ASan sees any overread. */
+static uint8_t *exact_copy(const uint8_t *p, size_t n)
+{
+	uint8_t *q = malloc(n ? n : 1);
+	assert_non_null(q);
+	memcpy(q, p, n);
+	return q;
+}
+
+struct scene {
+	uint8_t *file;
+	size_t len;
+	uint16_t version;
+	uint8_t *tex, *clut;            /* exact copies of the two chunks */
+	size_t tex_len, clut_len;
+};
+
+static uint8_t *chunk_copy(struct ccsw *w, const uint8_t *file, uint16_t kind,
+			   size_t *len)
+{
+	for (size_t i = 0; i < ccsw_chunk_count(w); i++) {
+		const struct ccsw_chunk_info *c = ccsw_chunk_at(w, i);
+		if (c->kind == kind) {
+			*len = c->length;
+			return exact_copy(file + c->offset, c->length);
+		}
+	}
+	fail_msg("no chunk of kind 0x%04x", kind);
+	return NULL;
+}
+
+/* A file with one CLUT and one texture; either may be NULL. */
+static void build(uint16_t version, const struct ccsw_texture *t,
+		  const struct ccsw_clut *c, struct scene *s)
+{
+	memset(s, 0, sizeof *s);
+	struct ccsw *w = ccsw_new("xasc00", version);
+	uint32_t f = ccsw_file(w, " c:\\art\\xasc00.max");
+	ccsw_object_str(w, "CLT_xasc00", f);
+	ccsw_object_str(w, "TEX_xasc00", f);
+	ccsw_setup(w);
+	if (c)
+		ccsw_clut(w, c);
+	if (t)
+		ccsw_texture(w, t);
+	ccsw_frame(w, 1);
+	ccsw_end(w);
+	s->file = ccsw_finish(w, &s->len);
+	s->version = version;
+	if (c)
+		s->clut = chunk_copy(w, s->file, CCSW_CLUT, &s->clut_len);
+	if (t)
+		s->tex = chunk_copy(w, s->file, CCSW_TEXTURE, &s->tex_len);
+	ccsw_free(w);
+}
+
+static void scene_free(struct scene *s)
+{
+	free(s->file);
+	free(s->tex);
+	free(s->clut);
+}
+
+static struct ccsw_texture texture_desc(uint8_t psm, uint8_t tw, uint8_t th,
+					uint8_t mipmap,
+					enum ccsw_pattern pattern)
+{
+	struct ccsw_texture t = {
+		.object = 2, .clut = 1, .flag = 1, .psm = psm,
+		.mipmap = mipmap, .aref = 0x70, .tw = tw, .th = th,
+		.buf_x = 768, .pattern = pattern, .seed = 1234,
+		.size_field = CCSW_SIZE_AUTO,
+	};
+	return t;
+}
+
+static struct ccsw_clut clut_desc(uint32_t count, bool alpha_ramp,
+				  uint32_t seed)
+{
+	struct ccsw_clut c = {
+		.object = 1, .flag = 1, .buf_x = 896, .buf_y = 992,
+		.count = count, .alpha_ramp = alpha_ramp, .seed = seed,
+	};
+	return c;
+}
+
+/* What the pixel of palette index i must look like, worked out from the
+ * generator's colour, not from palette_from_clut(). */
+static void expected_rgba(const struct ccsw_clut *c, uint32_t i,
+			  uint8_t out[4])
+{
+	uint32_t v = ccsw_clut_colour(c, i);
+	uint32_t a = 2 * (v >> 24);
+	out[0] = (uint8_t)v;
+	out[1] = (uint8_t)(v >> 8);
+	out[2] = (uint8_t)(v >> 16);
+	out[3] = (uint8_t)(a > 255 ? 255 : a);
+}
+
+static uint8_t *png_to_rgba(const uint8_t *png, size_t len, uint32_t *w,
+			    uint32_t *h)
+{
+	png_image im;
+	memset(&im, 0, sizeof im);
+	im.version = PNG_IMAGE_VERSION;
+	assert_true(png_image_begin_read_from_memory(&im, png, len));
+	im.format = PNG_FORMAT_RGBA;
+	uint8_t *rgba = malloc(PNG_IMAGE_SIZE(im));
+	assert_non_null(rgba);
+	assert_true(png_image_finish_read(&im, NULL, rgba, 0, NULL));
+	*w = im.width;
+	*h = im.height;
+	return rgba;
+}
+
+static uint32_t be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	       (uint32_t)p[2] << 8 | p[3];
+}
+
+/* Checks the signature and that IHDR (always first) says indexed colour at
+ * this bit depth and size. */
+static void assert_indexed_ihdr(const uint8_t *png, size_t len,
+				uint32_t width, uint32_t height, int depth)
+{
+	static const uint8_t sig[8] = { 0x89, 'P', 'N', 'G', 13, 10, 26, 10 };
+	assert_true(len > 33);
+	assert_memory_equal(png, sig, 8);
+	assert_int_equal(be32(png + 8), 13);
+	assert_memory_equal(png + 12, "IHDR", 4);
+	assert_int_equal(be32(png + 16), width);
+	assert_int_equal(be32(png + 20), height);
+	assert_int_equal(png[24], depth);
+	assert_int_equal(png[25], 3);           /* PNG_COLOR_TYPE_PALETTE */
+}
+
+/* The first chunk of this type, or NULL. */
+static const uint8_t *find_png_chunk(const uint8_t *png, size_t len,
+				     const char *type, size_t *data_len)
+{
+	size_t pos = 8;
+	while (pos + 12 <= len) {
+		size_t n = be32(png + pos);
+		if (n > len - pos - 12)
+			break;
+		if (memcmp(png + pos + 4, type, 4) == 0) {
+			*data_len = n;
+			return png + pos + 8;
+		}
+		pos += 12 + n;
+	}
+	return NULL;
+}
+
+/* ---- round trips ------------------------------------------------------- */
+
+struct trip {
+	uint16_t version;
+	uint8_t psm, tw, th, mipmap;
+	enum ccsw_pattern pattern;
+	uint32_t clut_count;
+	bool alpha_ramp;
+};
+
+static void check_level(const struct trip *k, const struct ccsw_texture *td,
+			const struct ccsw_clut *cd, const struct texture *tex,
+			const struct palette *pal, unsigned level)
+{
+	char why[TEXTURE_WHY] = "";
+	struct indexed_image img;
+	assert_int_equal(texture_decode(tex, level, pal->count, &img, why), 0);
+	uint32_t w = (1u << k->tw) >> level, h = (1u << k->th) >> level;
+	w = w ? w : 1;
+	h = h ? h : 1;
+	assert_int_equal(img.width, w);
+	assert_int_equal(img.height, h);
+
+	static const struct png_text_entry text[] = {
+		{ "Source", "DATA/DATA.BIN xasc00 TEX_xasc00" },
+	};
+	uint8_t *png;
+	size_t png_len;
+	assert_int_equal(texture_png(&img, k->psm, pal, text, 1, &png,
+				     &png_len, why), 0);
+	indexed_image_free(&img);
+	assert_indexed_ihdr(png, png_len, w, h, k->psm == 0x14 ? 4 : 8);
+
+	size_t n = 0;
+	const uint8_t *t = find_png_chunk(png, png_len, "tEXt", &n);
+	assert_non_null(t);
+	assert_int_equal(n, sizeof "Source" + strlen(text[0].text));
+	assert_memory_equal(t, "Source\0DATA/DATA.BIN xasc00 TEX_xasc00", n);
+
+	uint32_t rw, rh;
+	uint8_t *rgba = png_to_rgba(png, png_len, &rw, &rh);
+	assert_int_equal(rw, w);
+	assert_int_equal(rh, h);
+	uint8_t max = k->psm == 0x14 ? 15 : 255;
+	for (uint32_t y = 0; y < h; y++) {
+		for (uint32_t x = 0; x < w; x++) {
+			uint8_t i = ccsw_pattern_index(td->pattern,
+						       td->seed + level, x, y,
+						       w, h, max);
+			uint8_t want[4];
+			expected_rgba(cd, i, want);
+			const uint8_t *got = rgba + 4 * ((size_t)y * w + x);
+			if (memcmp(got, want, 4) != 0)
+				fail_msg("v0x%x psm 0x%x level %u (%u, %u): "
+					 "index %u want %u,%u,%u,%u got "
+					 "%u,%u,%u,%u", k->version, k->psm,
+					 level, x, y, i, want[0], want[1],
+					 want[2], want[3], got[0], got[1],
+					 got[2], got[3]);
+		}
+	}
+	free(rgba);
+	free(png);
+}
+
+static void round_trip(const struct trip *k)
+{
+	struct ccsw_texture td = texture_desc(k->psm, k->tw, k->th, k->mipmap,
+					      k->pattern);
+	struct ccsw_clut cd = clut_desc(k->clut_count, k->alpha_ramp,
+					k->tw + k->version);
+	struct scene s;
+	build(k->version, &td, &cd, &s);
+
+	char why[TEXTURE_WHY] = "";
+	struct texture tex;
+	int rc = texture_parse(s.tex, s.tex_len, s.version, &tex, why);
+	if (rc)
+		fail_msg("texture_parse: %s", why);
+	assert_int_equal(tex.length, s.tex_len);
+	assert_int_equal(tex.object, 2);
+	assert_int_equal(tex.clut, 1);
+	assert_int_equal(tex.psm, k->psm);
+	assert_int_equal(tex.levels, k->mipmap + 1u);
+	assert_int_equal(tex.level[0].buf_x, 768);
+
+	struct clut clut;
+	assert_int_equal(clut_parse(s.clut, s.clut_len, s.version, &clut,
+				    why), 0);
+	assert_int_equal(clut.length, s.clut_len);
+	assert_int_equal(clut.count, k->clut_count);
+	struct palette pal;
+	palette_from_clut(&clut, &pal);
+
+	for (unsigned level = 0; level < tex.levels; level++)
+		check_level(k, &td, &cd, &tex, &pal, level);
+	scene_free(&s);
+}
+
+static void round_trips_every_pixel(void **state)
+{
+	(void)state;
+	static const struct trip trips[] = {
+		{ 0x90, 0x13, 5, 4, 3, CCSW_PAT_NOISY, 256, true },
+		{ 0x90, 0x14, 4, 4, 0, CCSW_PAT_CHECKER, 16, false },
+		{ 0x92, 0x14, 4, 5, 3, CCSW_PAT_CHECKER, 16, true },
+		{ 0x92, 0x13, 6, 6, 2, CCSW_PAT_GRADIENT, 256, false },
+		{ 0x100, 0x13, 8, 8, 2, CCSW_PAT_NOISY, 256, true },
+		{ 0x100, 0x14, 8, 7, 3, CCSW_PAT_NOISY, 16, true },
+		/* 8x2 down to 1x1: odd pixel counts at 4 bits */
+		{ 0x100, 0x14, 3, 1, 3, CCSW_PAT_GRADIENT, 16, true },
+		/* one pixel wide: 4-bit pairs straddle rows */
+		{ 0x100, 0x14, 0, 3, 3, CCSW_PAT_NOISY, 16, false },
+		/* a 4-bit texture can only reach 16 of 256 colours */
+		{ 0x100, 0x14, 5, 5, 1, CCSW_PAT_CHECKER, 256, true },
+	};
+	for (size_t i = 0; i < sizeof trips / sizeof trips[0]; i++)
+		round_trip(&trips[i]);
+}
+
+/* tRNS carries alpha up to the last colour that is not opaque, and is left
+ * out when every colour is. */
+static void trns_trims_opaque_tail(void **state)
+{
+	(void)state;
+	uint32_t colours[16];
+	for (uint32_t i = 0; i < 16; i++)
+		colours[i] = 0x80u << 24 | i * 0x10101;
+	colours[3] = 0x40u << 24;               /* alpha 0x80 after doubling */
+	colours[9] = 0x7fu << 24;               /* 0xfe */
+	struct ccsw_clut cd = clut_desc(16, false, 0);
+	cd.colours = colours;
+	struct ccsw_texture td = texture_desc(0x14, 2, 2, 0, CCSW_PAT_NOISY);
+	struct scene s;
+	build(0x100, &td, &cd, &s);
+	struct texture tex;
+	struct clut clut;
+	struct palette pal;
+	struct indexed_image img;
+	char why[TEXTURE_WHY];
+	assert_int_equal(texture_parse(s.tex, s.tex_len, 0x100, &tex, why), 0);
+	assert_int_equal(clut_parse(s.clut, s.clut_len, 0x100, &clut, why), 0);
+	palette_from_clut(&clut, &pal);
+	assert_int_equal(pal.rgba[3][3], 0x80);
+	assert_int_equal(pal.rgba[9][3], 0xfe);
+	assert_int_equal(pal.rgba[0][3], 0xff);
+	assert_int_equal(texture_decode(&tex, 0, pal.count, &img, why), 0);
+
+	uint8_t *png;
+	size_t len, n = 0;
+	assert_int_equal(texture_png(&img, 0x14, &pal, NULL, 0, &png, &len,
+				     why), 0);
+	const uint8_t *trns = find_png_chunk(png, len, "tRNS", &n);
+	assert_non_null(trns);
+	assert_int_equal(n, 10);
+	assert_int_equal(trns[3], 0x80);
+	assert_int_equal(trns[9], 0xfe);
+	const uint8_t *plte = find_png_chunk(png, len, "PLTE", &n);
+	assert_non_null(plte);
+	assert_int_equal(n, 16 * 3);
+	assert_int_equal(plte[3 * 5 + 1], 5);
+	free(png);
+
+	for (uint32_t i = 0; i < 16; i++)
+		pal.rgba[i][3] = 255;
+	assert_int_equal(texture_png(&img, 0x14, &pal, NULL, 0, &png, &len,
+				     why), 0);
+	assert_null(find_png_chunk(png, len, "tRNS", &n));
+	free(png);
+	indexed_image_free(&img);
+	scene_free(&s);
+}
+
+/* Text that is not ASCII (an object name from Shift-JIS) goes to iTXt. */
+static void utf8_text_goes_to_itxt(void **state)
+{
+	(void)state;
+	struct palette pal = { .count = 2 };
+	memset(pal.rgba, 0xff, sizeof pal.rgba);
+	uint8_t index[4] = { 0, 1, 1, 0 };
+	struct indexed_image img = { 2, 2, index };
+	static const struct png_text_entry text[] = {
+		{ "Source", "DATA/DATA.BIN town TEX_\xe7\x94\xba" },
+	};
+	uint8_t *png;
+	size_t len, n = 0;
+	char why[TEXTURE_WHY];
+	assert_int_equal(texture_png(&img, 0x13, &pal, text, 1, &png, &len,
+				     why), 0);
+	assert_null(find_png_chunk(png, len, "tEXt", &n));
+	const uint8_t *itxt = find_png_chunk(png, len, "iTXt", &n);
+	assert_non_null(itxt);
+	assert_memory_equal(itxt, "Source\0", 7);
+	assert_non_null(memmem(itxt, n, "TEX_\xe7\x94\xba", 7));
+	free(png);
+}
+
+/* ---- palette swatches -------------------------------------------------- */
+
+static void check_swatches(uint32_t count, uint32_t cols, int depth)
+{
+	struct ccsw_clut cd = clut_desc(count, true, 5);
+	struct scene s;
+	build(0x100, NULL, &cd, &s);
+	struct clut clut;
+	struct palette pal;
+	char why[TEXTURE_WHY];
+	assert_int_equal(clut_parse(s.clut, s.clut_len, 0x100, &clut, why), 0);
+	palette_from_clut(&clut, &pal);
+
+	static const struct png_text_entry text[] = {
+		{ "Source", "DATA/DATA.BIN xasc00 CLT_xasc00" },
+	};
+	uint8_t *png;
+	size_t len;
+	assert_int_equal(palette_png(&pal, text, 1, &png, &len, why), 0);
+	uint32_t rows = (count + cols - 1) / cols;
+	assert_indexed_ihdr(png, len, cols * 8, rows * 8, depth);
+	uint32_t w, h;
+	uint8_t *rgba = png_to_rgba(png, len, &w, &h);
+	assert_int_equal(w, cols * 8);
+	assert_int_equal(h, rows * 8);
+	/* Corners and middle of some swatches, and every swatch's centre. */
+	for (uint32_t i = 0; i < count; i++) {
+		uint8_t want[4];
+		expected_rgba(&cd, i, want);
+		uint32_t x0 = i % cols * 8, y0 = i / cols * 8;
+		static const uint32_t spots[][2] = {
+			{ 4, 4 }, { 0, 0 }, { 7, 7 }, { 0, 7 }, { 7, 0 },
+		};
+		size_t nspots = i % 17 == 0 || i == count - 1 ? 5 : 1;
+		for (size_t k = 0; k < nspots; k++) {
+			uint32_t x = x0 + spots[k][0], y = y0 + spots[k][1];
+			assert_memory_equal(rgba + 4 * ((size_t)y * w + x),
+					    want, 4);
+		}
+	}
+	/* Cells after the last colour are transparent. */
+	if (count < cols * rows) {
+		uint32_t x = (cols - 1) * 8 + 3, y = (rows - 1) * 8 + 3;
+		assert_int_equal(rgba[4 * ((size_t)y * w + x) + 3], 0);
+	}
+	free(rgba);
+	free(png);
+	scene_free(&s);
+}
+
+static void palette_png_is_a_grid_of_swatches(void **state)
+{
+	(void)state;
+	check_swatches(16, 4, 4);
+	check_swatches(256, 16, 8);
+	check_swatches(8, 4, 4);        /* 4x2 grid, all filled */
+	check_swatches(6, 4, 4);        /* two empty cells */
+	check_swatches(20, 16, 8);      /* 16x2, twelve empty */
+}
+
+/* ---- bad input --------------------------------------------------------- */
+
+#define assert_reason(why, part) do { \
+	if (!strstr((why), (part))) \
+		fail_msg("reason \"%s\" does not mention \"%s\"", (why), \
+			 (part)); \
+} while (0)
+
+static void expect_texture_error(const uint8_t *p, size_t len,
+				 uint16_t version, const char *part)
+{
+	char why[TEXTURE_WHY] = "";
+	struct texture tex;
+	assert_int_equal(texture_parse(p, len, version, &tex, why), -EIO);
+	assert_reason(why, part);
+}
+
+static void expect_clut_error(const uint8_t *p, size_t len, uint16_t version,
+			      const char *part)
+{
+	char why[TEXTURE_WHY] = "";
+	struct clut clut;
+	assert_int_equal(clut_parse(p, len, version, &clut, why), -EIO);
+	assert_reason(why, part);
+}
+
+/* Where tw sits in a texture chunk: header, texture, clut, blt_group from
+ * 0x92, then flag, psm, mipmap, aref. */
+static size_t tw_offset(uint16_t version)
+{
+	return 8 + 8 + (version >= 0x92 ? 4 : 0) + 4;
+}
+
+static void count_claiming_more_than_held(void **state)
+{
+	(void)state;
+	struct ccsw_texture td = texture_desc(0x13, 4, 4, 0, CCSW_PAT_NOISY);
+	td.count_lie = 65;                      /* 64 words are there */
+	struct scene s;
+	build(0x100, &td, NULL, &s);
+	expect_texture_error(s.tex, s.tex_len, 0x100,
+			     "level 0 claims 260 bytes");
+	scene_free(&s);
+}
+
+static void size_fields_claiming_more_pixels(void **state)
+{
+	(void)state;
+	uint16_t versions[] = { 0x90, 0x92, 0x100 };
+	for (size_t i = 0; i < 3; i++) {
+		struct ccsw_texture td = texture_desc(0x13, 4, 4, 0,
+						      CCSW_PAT_NOISY);
+		struct scene s;
+		build(versions[i], &td, NULL, &s);
+		/* 16x16 pixels held, 32x16 claimed */
+		s.tex[tw_offset(versions[i])] = 5;
+		expect_texture_error(s.tex, s.tex_len, versions[i],
+				     "level 0 is 32x16 and needs 512 bytes");
+		scene_free(&s);
+	}
+	/* A mip level too small for its size: level 1's count (8 words of
+	 * 8x8 4-bit pixels) patched to 7, and the chunk cut to match. */
+	struct ccsw_texture td = texture_desc(0x14, 4, 4, 1, CCSW_PAT_NOISY);
+	struct scene s;
+	build(0x100, &td, NULL, &s);
+	size_t level1 = 8 + 20 + 8 + 128;
+	assert_int_equal(s.tex[level1 + 4], 8);
+	s.tex[level1 + 4] = 7;
+	expect_texture_error(s.tex, s.tex_len - 4, 0x100,
+			     "level 1 is 8x8 and needs 32 bytes, its count gives 28");
+	scene_free(&s);
+}
+
+static void bad_fields(void **state)
+{
+	(void)state;
+	struct scene s;
+	struct ccsw_texture td = texture_desc(0x00, 3, 3, 0, CCSW_PAT_NOISY);
+	build(0x100, &td, NULL, &s);
+	expect_texture_error(s.tex, s.tex_len, 0x100, "psm 0x00");
+	scene_free(&s);
+
+	td = texture_desc(0x13, 11, 0, 0, CCSW_PAT_GRADIENT);
+	build(0x100, &td, NULL, &s);
+	expect_texture_error(s.tex, s.tex_len, 0x100, "tw 11");
+	scene_free(&s);
+
+	td = texture_desc(0x13, 2, 11, 0, CCSW_PAT_GRADIENT);
+	build(0x92, &td, NULL, &s);
+	expect_texture_error(s.tex, s.tex_len, 0x92, "th 11");
+	scene_free(&s);
+
+	td = texture_desc(0x14, 4, 4, 4, CCSW_PAT_GRADIENT);
+	build(0x100, &td, NULL, &s);
+	expect_texture_error(s.tex, s.tex_len, 0x100, "mipmap 4");
+	/* The same bytes are no CLUT, and no texture before version 0x90. */
+	expect_clut_error(s.tex, s.tex_len, 0x100, "kind is 0x0300");
+	expect_texture_error(s.tex, s.tex_len, 0x8f, "version 0x8f");
+	scene_free(&s);
+}
+
+static void bad_clut_counts(void **state)
+{
+	(void)state;
+	struct scene s;
+	struct ccsw_clut cd = clut_desc(15, false, 0);
+	build(0x100, NULL, &cd, &s);
+	expect_clut_error(s.clut, s.clut_len, 0x100, "count 15");
+	scene_free(&s);
+
+	cd = clut_desc(0, false, 0);
+	build(0x92, NULL, &cd, &s);
+	expect_clut_error(s.clut, s.clut_len, 0x92, "count 0");
+	scene_free(&s);
+
+	/* 258 colours present: the count is too large even though they are */
+	cd = clut_desc(258, false, 0);
+	build(0x100, NULL, &cd, &s);
+	expect_clut_error(s.clut, s.clut_len, 0x100, "count 258");
+	scene_free(&s);
+
+	/* 16 colours present, 18 claimed (count is the chunk's u32 at 24) */
+	cd = clut_desc(16, false, 0);
+	build(0x100, NULL, &cd, &s);
+	assert_int_equal(s.clut[24], 16);
+	s.clut[24] = 18;
+	expect_clut_error(s.clut, s.clut_len, 0x100,
+			  "18 colours need 72 bytes, the chunk holds 64");
+	scene_free(&s);
+
+	/* Version 0x90: no blt_group, count at 20. */
+	cd = clut_desc(16, false, 0);
+	build(0x90, NULL, &cd, &s);
+	assert_int_equal(s.clut[20], 16);
+	s.clut[20] = 0xff;
+	s.clut[23] = 0x7f;
+	expect_clut_error(s.clut, s.clut_len, 0x90, "count 2130706687");
+	expect_clut_error(s.clut, s.clut_len, 0x8f, "version 0x8f");
+	scene_free(&s);
+}
+
+static void index_past_palette_names_pixel(void **state)
+{
+	(void)state;
+	struct ccsw_texture td = texture_desc(0x13, 4, 3, 0, CCSW_PAT_NOISY);
+	struct ccsw_clut cd = clut_desc(16, false, 0);
+	struct scene s;
+	build(0x100, &td, &cd, &s);
+	struct texture tex;
+	struct clut clut;
+	struct palette pal;
+	struct indexed_image img;
+	char why[TEXTURE_WHY] = "";
+	assert_int_equal(texture_parse(s.tex, s.tex_len, 0x100, &tex, why), 0);
+	assert_int_equal(clut_parse(s.clut, s.clut_len, 0x100, &clut, why), 0);
+	palette_from_clut(&clut, &pal);
+	assert_int_equal(texture_decode(&tex, 0, pal.count, &img, why), -EIO);
+	assert_null(img.index);
+	/* The top-left block is the generator's maximum index. */
+	assert_reason(why, "pixel (0, 0)");
+	assert_reason(why, "index 255");
+	assert_reason(why, "16 colours");
+	assert_int_equal(texture_decode(&tex, 1, pal.count, &img, why),
+			 -EINVAL);
+	assert_reason(why, "no level 1");
+
+	/* texture_png checks too, for an image that did not come from
+	 * texture_decode(). */
+	uint8_t index[4] = { 0, 1, 2, 16 };
+	struct indexed_image small = { 2, 2, index };
+	uint8_t *png = (uint8_t *)"x";
+	size_t len = 1;
+	assert_int_equal(texture_png(&small, 0x13, &pal, NULL, 0, &png, &len,
+				     why), -EINVAL);
+	assert_null(png);
+	assert_reason(why, "pixel (1, 1) has index 16");
+	assert_int_equal(texture_png(&small, 0x00, &pal, NULL, 0, &png, &len,
+				     why), -EINVAL);
+	assert_reason(why, "psm 0x00");
+	scene_free(&s);
+}
+
+static void every_truncation_fails(void **state)
+{
+	(void)state;
+	uint16_t versions[] = { 0x90, 0x92, 0x100 };
+	for (size_t v = 0; v < 3; v++) {
+		struct ccsw_texture td = texture_desc(0x14, 2, 3, 2,
+						      CCSW_PAT_NOISY);
+		struct ccsw_clut cd = clut_desc(16, true, 0);
+		struct scene s;
+		build(versions[v], &td, &cd, &s);
+		for (size_t n = 0; n < s.tex_len; n++) {
+			uint8_t *cut = exact_copy(s.tex, n);
+			char why[TEXTURE_WHY] = "";
+			struct texture tex;
+			assert_int_equal(texture_parse(cut, n, versions[v],
+						       &tex, why), -EIO);
+			assert_true(why[0] != '\0');
+			free(cut);
+		}
+		for (size_t n = 0; n < s.clut_len; n++) {
+			uint8_t *cut = exact_copy(s.clut, n);
+			char why[TEXTURE_WHY] = "";
+			struct clut clut;
+			assert_int_equal(clut_parse(cut, n, versions[v],
+						    &clut, why), -EIO);
+			assert_true(why[0] != '\0');
+			free(cut);
+		}
+		/* and the whole chunks, in exact buffers, decode */
+		struct texture tex;
+		struct indexed_image img;
+		assert_int_equal(texture_parse(s.tex, s.tex_len, versions[v],
+					       &tex, NULL), 0);
+		for (unsigned l = 0; l < tex.levels; l++) {
+			assert_int_equal(texture_decode(&tex, l, 16, &img,
+							NULL), 0);
+			indexed_image_free(&img);
+		}
+		scene_free(&s);
+	}
+}
+
+/* A key libpng refuses (all spaces: nothing left once they are squeezed)
+ * fails inside libpng: its longjmp comes back as
+ * -EIO with libpng's words, and (under ASan) nothing leaks. */
+static void libpng_error_is_caught(void **state)
+{
+	(void)state;
+	struct palette pal = { .count = 2 };
+	uint8_t index[4] = { 0, 1, 1, 0 };
+	struct indexed_image img = { 2, 2, index };
+	static const struct png_text_entry text[] = {
+		{ "Source", "fine" }, { "   ", "refused" },
+	};
+	uint8_t *png;
+	size_t len;
+	char why[TEXTURE_WHY] = "";
+	assert_int_equal(texture_png(&img, 0x14, &pal, text, 2, &png, &len,
+				     why), -EIO);
+	assert_null(png);
+	assert_reason(why, "libpng");
+	assert_int_equal(palette_png(&pal, text, 2, &png, &len, why), -EIO);
+	assert_null(png);
+
+	static const struct png_text_entry empty_key[] = { { "", "x" } };
+	assert_int_equal(texture_png(&img, 0x14, &pal, empty_key, 1, &png,
+				     &len, why), -EINVAL);
+	assert_reason(why, "text entry 0");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(round_trips_every_pixel),
+		cmocka_unit_test(trns_trims_opaque_tail),
+		cmocka_unit_test(utf8_text_goes_to_itxt),
+		cmocka_unit_test(palette_png_is_a_grid_of_swatches),
+		cmocka_unit_test(count_claiming_more_than_held),
+		cmocka_unit_test(size_fields_claiming_more_pixels),
+		cmocka_unit_test(bad_fields),
+		cmocka_unit_test(bad_clut_counts),
+		cmocka_unit_test(index_past_palette_names_pixel),
+		cmocka_unit_test(every_truncation_fails),
+		cmocka_unit_test(libpng_error_is_caught),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
