@@ -575,6 +575,36 @@ static void test_hit(void **state)
 	free(c.p);
 }
 
+/* The number formatter at the edges of float, through hit.obj (whose
+ * positions are f32 as they are). */
+static void test_float_text(void **state)
+{
+	(void)state;
+	const float inf = __builtin_inff(), nan = __builtin_nanf("");
+	const float pos[6 * 3] = {
+		3.4028235e38f, 1.4e-45f, -1e15f,
+		1e16f, 0.00001f, 1e-6f,
+		0.99999997f, 9999999.0f, -0.0f,
+		nan, inf, -inf,
+		123.4567f, -0.5f, 99999.996f,
+		1.17549435e-38f, 2.5e-7f, 100.0f,
+	};
+	struct ccsw_hit_group g = { .vertices = 6, .attribute = 0, .pos = pos };
+	struct ccsw *w = new_writer(0x100);
+	ccsw_hit(w, O_HIT, 0, 1, &g);
+	struct chunk c = finish_chunk(w, CCSW_HIT);
+	char *obj = run_hit(c.p, c.len, 0);
+	expect_lines(obj, "v ",
+		     "v 3.402823e+38 1.401298e-45 -1000000000000000\n"
+		     "v 1e+16 0.00001 1e-06\n"
+		     "v 0.9999999 9999999 0\n"
+		     "v nan inf -inf\n"
+		     "v 123.4567 -0.5 100000\n"
+		     "v 1.175494e-38 2.5e-07 100\n");
+	free(obj);
+	free(c.p);
+}
+
 /* ---- bad input --------------------------------------------------------- */
 
 /* Offsets in a one-mmat rigid model chunk. */
@@ -818,6 +848,7 @@ int main(void)
 		cmocka_unit_test(test_shadow),
 		cmocka_unit_test(test_bone_and_skin),
 		cmocka_unit_test(test_hit),
+		cmocka_unit_test(test_float_text),
 		cmocka_unit_test(test_lying_counts),
 		cmocka_unit_test(test_short_strips),
 		cmocka_unit_test(test_bad_materials),
