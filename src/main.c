@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <malloc.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -123,7 +124,9 @@ static int serve(struct fuse_session *se, const struct fuse_cmdline_opts *cl)
 		fuse_session_unmount(se);
 	}
 	fuse_remove_signal_handlers(se);
-	return rc == 0 ? 0 : 1;
+	/* libfuse reports the signal that ended the loop; being asked to
+	 * stop is a clean end. */
+	return rc == 0 || rc == SIGTERM || rc == SIGINT || rc == SIGHUP ? 0 : 1;
 }
 
 static int run(struct fuse_args *args, struct options *o)

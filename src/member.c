@@ -598,14 +598,16 @@ static const char *tree_path(struct fs *fs, const struct archive_dir *ar,
 		const char *slash = strrchr(ar->label, '/');
 		return fs_strdup(fs, slash ? slash + 1 : ar->label);
 	}
-	char path[4096] = "";
-	for (const struct node *n = dir; n && n->parent; n = n->parent) {
-		char tmp[4096];
-		snprintf(tmp, sizeof tmp, "%s%s%s", n->name, path[0] ? "/" : "",
-			 path);
-		snprintf(path, sizeof path, "%s", tmp);
-	}
-	return fs_strdup(fs, path);
+	const struct node *chain[64];
+	size_t depth = 0;
+	for (const struct node *n = dir; n->parent && depth < 64; n = n->parent)
+		chain[depth++] = n;
+	struct strbuf sb = STRBUF_INIT;
+	while (depth--)
+		sb_printf(&sb, "%s%s", chain[depth]->name, depth ? "/" : "");
+	const char *path = sb.failed ? NULL : fs_strdup(fs, sb.data ? sb.data : "");
+	sb_free(&sb);
+	return path;
 }
 
 static int populate_archive(struct fs *fs, struct node *dir)

@@ -533,7 +533,8 @@ static int skin_body(struct decoder *d, uint32_t index, uint32_t material,
 		return STOPPED;
 	struct model_mmat *mm;
 	if (new_mmat(d, vertices, &mm) ||
-	    !grow(&m->entries, &d->entry_cap, m->entry_count + (uint64_t)offsets,
+	    !grow(&m->entries, &d->entry_cap,
+		  m->entry_count + (uint64_t)offsets,
 		  sizeof *m->entries))
 		return -ENOMEM;
 	mm->layout = MODEL_SKIN;
@@ -591,10 +592,10 @@ static void shadow_faces(struct model_mesh *m, struct model_mmat *mm,
 	}
 	mm->face_count = m->face_count - mm->first_face;
 	if (bad)
-		note(m, "%" PRIu32 " triangle(s) of mmat %" PRIu32 " index past "
-		     "vNum %" PRIu32 " (first: triangle %" PRIu32 ", index %"
-		     PRId32 ")", bad, index, mm->vertex_count, first_bad,
-		     bad_value);
+		note(m, "%" PRIu32 " triangle(s) of mmat %" PRIu32
+		     " index past vNum %" PRIu32 " (first: triangle %"
+		     PRIu32 ", index %" PRId32 ")", bad, index,
+		     mm->vertex_count, first_bad, bad_value);
 }
 
 static int shadow_mmat(struct decoder *d, uint32_t index)
@@ -1084,7 +1085,7 @@ static bool hit_group(struct cursor *c, uint32_t g, uint16_t groups,
 		return false;
 	}
 	const uint8_t *pos = cur_take(c, 12 * (size_t)n);
-	(void)cur_take(c, 12 * (size_t)n);      /* normals: the game drops them */
+	(void)cur_take(c, 12 * (size_t)n);      /* normals: the game drops */
 	uint32_t whole = n - n % 3;
 	sb_printf(out, "g group%" PRIu32 "_attr0x%" PRIx32 "\n", g, attribute);
 	for (uint32_t i = 0; i < whole; i++)
@@ -1094,7 +1095,8 @@ static bool hit_group(struct cursor *c, uint32_t g, uint16_t groups,
 	*v_count += whole;
 	if (n % 3)
 		sb_printf(out, "# left out: the last %" PRIu32 " vertices of "
-			  "group %" PRIu32 ": not a whole triangle\n", n % 3, g);
+			  "group %" PRIu32 ": not a whole triangle\n", n % 3,
+			  g);
 	return true;
 }
 

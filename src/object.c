@@ -7,11 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bytes.h"
 #include "ccsf.h"
 #include "chunk_text.h"
 #include "log.h"
 #include "object.h"
 #include "strbuf.h"
+#include "model.h"
 #include "texture.h"
 
 /* A made file's argument packs a chunk index and a mip level. */
@@ -177,6 +179,102 @@ static int produce_palette_png(struct fs *fs, struct node *n, uint8_t **data,
 	return rc;
 }
 
+/* What model.c asks of the scene: materials and texture paths. */
+struct model_scene {
+	struct member *m;
+	const uint8_t *data;
+	size_t len;
+	char path[512];         /* the last texture_path answer */
+};
+
+static const char *model_object_name(void *ctx, uint32_t index)
+{
+	struct model_scene *ms = ctx;
+	return member_object_name(ms->m, index);
+}
+
+static int model_material(void *ctx, uint32_t material, uint32_t *texture,
+			  float *transparency)
+{
+	struct model_scene *ms = ctx;
+	const struct ccsf_scene *s = member_scene(ms->m);
+	uint32_t chunk;
+	if (find_owned(s, CCSF_MATERIAL, material, &chunk) < 0)
+		return -ENOENT;
+	const struct ccsf_chunk *c = &s->chunks[chunk];
+	if (c->length < CCSF_CHUNK_HEADER + 12 ||
+	    (uint64_t)c->offset + c->length > ms->len)
+		return -ENOENT;
+	const uint8_t *p = ms->data + c->offset + CCSF_CHUNK_HEADER;
+	*texture = rd_u32le(p + 4);
+	*transparency = rd_f32le(p + 8);
+	return 0;
+}
+
+/* A texture's PNG exists where its object owns a texture chunk. */
+static const char *model_texture_path(void *ctx, uint32_t texture)
+{
+	struct model_scene *ms = ctx;
+	uint32_t chunk;
+	if (find_owned(member_scene(ms->m), CCSF_TEXTURE, texture, &chunk) < 0)
+		return NULL;
+	snprintf(ms->path, sizeof ms->path, "../%s/texture.png",
+		 member_object_name(ms->m, texture));
+	return ms->path;
+}
+
+enum model_part { PART_OBJ, PART_MTL, PART_HIT };
+
+static int produce_model(struct fs *fs, struct node *n, uint8_t **data,
+			 size_t *len, enum model_part part)
+{
+	struct member *m = n->u.made.ctx;
+	struct cache_ref ref;
+	const uint8_t *p;
+	size_t plen;
+	int rc = chunk_bytes(fs, m, n->u.made.arg, &ref, &p, &plen);
+	if (rc < 0)
+		return rc;
+	struct model_scene ms = { m, ref.data, ref.len, "" };
+	struct model_env env = { &ms, model_object_name, model_material,
+				 model_texture_path };
+	struct strbuf obj = STRBUF_INIT, mtl = STRBUF_INIT;
+	char why[160];
+	if (part == PART_HIT)
+		rc = hit_obj(p, plen, &env, &obj, why, sizeof why);
+	else
+		/* The MTL costs a decode of its own: it is read once, when a
+		 * viewer loads the OBJ. */
+		rc = model_obj(p, plen, member_scene(m)->version, &env, &obj,
+			       &mtl, why, sizeof why);
+	cache_put(fs->cache, &ref);
+	struct strbuf *out = part == PART_MTL ? &mtl : &obj;
+	sb_free(part == PART_MTL ? &obj : &mtl);
+	if (rc < 0) {
+		sb_free(out);
+		return rc;
+	}
+	return sb_finish(out, data, len);
+}
+
+static int produce_model_obj(struct fs *fs, struct node *n, uint8_t **data,
+			     size_t *len)
+{
+	return produce_model(fs, n, data, len, PART_OBJ);
+}
+
+static int produce_model_mtl(struct fs *fs, struct node *n, uint8_t **data,
+			     size_t *len)
+{
+	return produce_model(fs, n, data, len, PART_MTL);
+}
+
+static int produce_hit_obj(struct fs *fs, struct node *n, uint8_t **data,
+			   size_t *len)
+{
+	return produce_model(fs, n, data, len, PART_HIT);
+}
+
 /* Why the object's made files could not be made, found while listing. */
 struct object_errors {
 	struct strbuf text;
@@ -276,14 +374,42 @@ static void add_chunk_files(struct dir_builder *b,
 	}
 }
 
-/* What is made of the object's chunks: the first texture and the first
- * CLUT it owns (the game keeps the first of a kind per object). */
+/* model.obj and model.mtl, or hit.obj; checked now like textures. */
+static void add_mesh(struct dir_builder *b, const struct object_build *ob,
+		     uint32_t chunk, struct object_errors *errs)
+{
+	const struct ccsf_scene *s = member_scene(ob->m);
+	const struct ccsf_chunk *c = &s->chunks[chunk];
+	time_t t = member_mtime(ob->m);
+	bool hit = c->kind == CCSF_HIT;
+	const char *name = hit ? "hit.obj" : "model.obj";
+	dir_add_made(b, name, t, hit ? produce_hit_obj : produce_model_obj,
+		     ob->m, chunk);
+	if (!hit)
+		dir_add_made(b, "model.mtl", t, produce_model_mtl, ob->m, chunk);
+	if ((uint64_t)c->offset + c->length > ob->len)
+		return;
+	char why[160] = "";
+	int rc = 0;
+	if (!hit) {
+		struct model_mesh mesh;
+		rc = model_decode(ob->data + c->offset, c->length, s->version,
+				  &mesh, why, sizeof why);
+		model_mesh_free(&mesh);
+	}
+	if (rc < 0)
+		note_error(errs, ob->m, ob->object, name,
+			   why[0] ? why : strerror(-rc));
+}
+
+/* What is made of the object's chunks: the first texture, CLUT, model
+ * and hit chunk it owns (the game keeps the first of a kind per object). */
 static void add_made_files(struct dir_builder *b,
 			   const struct object_build *ob,
 			   struct object_errors *errs)
 {
 	const struct ccsf_scene *s = member_scene(ob->m);
-	bool texture = false, clut = false;
+	bool texture = false, clut = false, model = false, hit = false;
 	for (uint32_t i = 0; i < ob->count; i++) {
 		uint32_t chunk = ob->chunks[i];
 		uint16_t kind = s->chunks[chunk].kind;
@@ -293,6 +419,12 @@ static void add_made_files(struct dir_builder *b,
 		} else if (kind == CCSF_CLUT && !clut) {
 			clut = true;
 			add_palette_png(b, ob, chunk, errs);
+		} else if (kind == CCSF_MODEL && !model) {
+			model = true;
+			add_mesh(b, ob, chunk, errs);
+		} else if (kind == CCSF_HIT && !hit) {
+			hit = true;
+			add_mesh(b, ob, chunk, errs);
 		}
 	}
 }
