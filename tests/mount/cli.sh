@@ -11,6 +11,11 @@ check "a missing source: one clear line, non-zero exit" sh -c \
 printf 'not an archive\n' >"$work/plain"
 check "a file that is not an archive is refused" sh -c \
 	"! '$CCSFS' '$work/plain' '$work/mnt' 2>'$work/err' && grep -q 'neither an ISO 9660 image.*nor a game archive' '$work/err'"
+# An image that claims ISO 9660 at sector 16 and holds nothing else.
+dd if=/dev/zero bs=2048 count=20 of="$work/cut.iso" 2>/dev/null
+printf '\001CD001\001' | dd of="$work/cut.iso" bs=1 seek=32768 conv=notrunc 2>/dev/null
+check "a damaged image is refused with a reason" sh -c \
+	"! '$CCSFS' '$work/cut.iso' '$work/mnt' 2>'$work/err' && grep -q 'cut.iso: ' '$work/err' && test \$(wc -l <'$work/err') = 1"
 check "no mount point is an error" sh -c "! '$CCSFS' '$work/plain' 2>'$work/err' && grep -q MOUNTPOINT '$work/err'"
 check "a bad cache_size is refused" sh -c \
 	"! '$CCSFS' -o cache_size=lots '$work/plain' '$work/mnt' 2>'$work/err' && grep -q 'cache_size=lots' '$work/err'"
@@ -23,6 +28,8 @@ for opt in $("$CCSFS" --help | sed -n '/^ccsfs options:/,/^FUSE options:/p' |
 	grep -q -- "$pat" "$man" || missing="$missing $opt"
 done
 check_eq "every ccsfs option in --help is in the man page" "" "$missing"
+check "the man page renders without warnings (groff -ww)" sh -c \
+	"groff -ww -man -Tutf8 '$man' 2>&1 >/dev/null | grep -c . | grep -qx 0"
 check_fails "nothing was mounted by the failures" mountpoint -q "$work/mnt"
 
 done_testing
