@@ -621,9 +621,10 @@ static int shadow_mmat(struct decoder *d, uint32_t index)
 	const uint8_t *pos = cur_take(&d->c, (size_t)pos_bytes);
 	const uint8_t *tri = cur_take(&d->c, 12 * (size_t)tris);
 	struct model_vertex *v = m->vertices + m->vertex_count;
-	memset(v, 0, n * sizeof *v);
-	for (uint32_t i = 0; i < n; i++, v++)
+	for (uint32_t i = 0; i < n; i++, v++) {
+		memset(v, 0, sizeof *v);
 		scale_position(m, pos + 6 * (size_t)i, v->pos);
+	}
 	m->vertex_count += n;
 	shadow_faces(m, mm, tri, tris, index);
 	end_mmat(m, mm);
