@@ -411,7 +411,8 @@ static int rigid_mmat(struct decoder *d, uint32_t index)
 	const uint8_t *col = colour ? cur_take(&d->c, 4 * (size_t)n) : NULL;
 	const uint8_t *stp = st ? cur_take(&d->c, 4 * (size_t)n) : NULL;
 	struct model_vertex *v = m->vertices + m->vertex_count;
-	memset(v, 0, n * sizeof *v);
+	if (n)
+		memset(v, 0, n * sizeof *v);
 	for (uint32_t i = 0; i < n; i++, v++) {
 		scale_position(m, pos + 6 * (size_t)i, v->pos);
 		if (nrm)
@@ -446,7 +447,8 @@ static int bone_body(struct decoder *d, uint32_t index, uint32_t material,
 	const uint8_t *nrm = cur_take(&d->c, 4 * (size_t)n);
 	const uint8_t *stp = cur_take(&d->c, 4 * (size_t)n);
 	struct model_vertex *v = m->vertices + m->vertex_count;
-	memset(v, 0, n * sizeof *v);
+	if (n)
+		memset(v, 0, n * sizeof *v);
 	for (uint32_t i = 0; i < n; i++, v++) {
 		scale_position(m, pos + 6 * (size_t)i, v->pos);
 		set_normal(v, nrm + 4 * (size_t)i);
