@@ -111,6 +111,20 @@ static int size_option(const char *value, const char *name, size_t dflt,
 	return -1;
 }
 
+static int loop_threads(struct fuse_session *se,
+			const struct fuse_cmdline_opts *cl)
+{
+	struct fuse_loop_config *lc = fuse_loop_cfg_create();
+	if (!lc)
+		return 1;
+	fuse_loop_cfg_set_clone_fd(lc, (unsigned)cl->clone_fd);
+	fuse_loop_cfg_set_max_threads(lc, cl->max_threads);
+	fuse_loop_cfg_set_idle_threads(lc, cl->max_idle_threads);
+	int rc = fuse_session_loop_mt(se, lc);
+	fuse_loop_cfg_destroy(lc);
+	return rc;
+}
+
 static int serve(struct fuse_session *se, const struct fuse_cmdline_opts *cl)
 {
 	if (fuse_set_signal_handlers(se) != 0)
@@ -120,7 +134,7 @@ static int serve(struct fuse_session *se, const struct fuse_cmdline_opts *cl)
 		log_init(cl->foreground);
 		if (fuse_daemonize(cl->foreground) == 0)
 			rc = cl->singlethread ? fuse_session_loop(se)
-					      : fuse_session_loop_mt(se, cl->clone_fd);
+					      : loop_threads(se, cl);
 		fuse_session_unmount(se);
 	}
 	fuse_remove_signal_handlers(se);
