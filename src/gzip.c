@@ -6,6 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
+#ifdef HAVE_LIBDEFLATE
+#include <libdeflate.h>
+#endif
 
 #include "bytes.h"
 
@@ -200,9 +203,9 @@ static uint64_t trimmed_extent(const struct blob *b, uint64_t off,
 	return end < extent ? end : extent;
 }
 
-int gzip_inflate_member(const struct blob *b, uint64_t off, uint64_t extent,
-			size_t max_out, uint8_t **out, size_t *out_len,
-			struct gzip_result *r)
+static int zlib_inflate_member(const struct blob *b, uint64_t off,
+			       uint64_t extent, size_t max_out, uint8_t **out,
+			       size_t *out_len, struct gzip_result *r)
 {
 	memset(r, 0, sizeof *r);
 	struct sink s = { .max = max_out, .discard = out == NULL };
@@ -250,4 +253,100 @@ done:
 		free(s.buf);
 	}
 	return rc;
+}
+
+#ifdef HAVE_LIBDEFLATE
+static bool libdeflate_on = true;
+
+/* The largest ISIZE the member's last bytes can hold within the cap: the
+ * trailer ends within 8 bytes after the last non-zero byte. */
+static size_t isize_guess(const uint8_t *in, size_t n, size_t max_out)
+{
+	size_t last = n;
+	while (last > 0 && in[last - 1] == 0)
+		last--;
+	size_t best = 0;
+	for (size_t end = last; end <= last + 8 && end <= n; end++) {
+		if (end < 18)
+			continue;
+		size_t isize = rd_u32le(in + end - 4);
+		if (isize <= max_out && isize > best)
+			best = isize;
+	}
+	return best;
+}
+
+/* The whole member in one read, inflated by libdeflate into a buffer of
+ * its final size: about twice zlib's speed.  Returns 1 when zlib must do
+ * it instead (a broken member, whose partial bytes and message only a
+ * streaming inflate gives, or a size the trailer does not tell). */
+static int libdeflate_inflate_member(const struct blob *b, uint64_t off,
+				     uint64_t extent, size_t max_out,
+				     uint8_t **out, size_t *out_len,
+				     struct gzip_result *r)
+{
+	uint64_t end = trimmed_extent(b, off, extent);
+	if (end > SIZE_MAX / 2)
+		return 1;
+	uint8_t *in = malloc(end ? (size_t)end : 1);
+	if (!in)
+		return -ENOMEM;
+	ssize_t got = blob_read(b, in, (size_t)end, off);
+	size_t cap = got == (ssize_t)end ? isize_guess(in, (size_t)end, max_out) : 0;
+	uint8_t *buf = cap ? malloc(cap) : NULL;
+	struct libdeflate_decompressor *d = buf ? libdeflate_alloc_decompressor() : NULL;
+	int rc = 1;
+	size_t in_used = 0, out_used = 0;
+	if (d && libdeflate_gzip_decompress_ex(d, in, (size_t)end, buf, cap,
+					       &in_used, &out_used) ==
+		 LIBDEFLATE_SUCCESS) {
+		memset(r, 0, sizeof *r);
+		r->compressed = in_used;
+		r->crc = rd_u32le(in + in_used - 8);
+		r->isize = rd_u32le(in + in_used - 4);
+		/* Past the trimmed end there are only zeros already. */
+		r->padding_clean = all_zero(in + in_used, (size_t)end - in_used);
+		rc = 0;
+	}
+	if (d)
+		libdeflate_free_decompressor(d);
+	free(in);
+	if (rc == 0 && out) {
+		uint8_t *shrunk = out_used ? realloc(buf, out_used) : NULL;
+		*out = shrunk ? shrunk : buf;
+		if (!out_used) {
+			free(buf);
+			*out = NULL;
+		}
+		*out_len = out_used;
+	} else {
+		free(buf);
+	}
+	return rc;
+}
+
+void gzip_use_libdeflate(bool on)
+{
+	libdeflate_on = on;
+}
+#else
+void gzip_use_libdeflate(bool on)
+{
+	(void)on;
+}
+#endif
+
+int gzip_inflate_member(const struct blob *b, uint64_t off, uint64_t extent,
+			size_t max_out, uint8_t **out, size_t *out_len,
+			struct gzip_result *r)
+{
+#ifdef HAVE_LIBDEFLATE
+	if (libdeflate_on) {
+		int rc = libdeflate_inflate_member(b, off, extent, max_out, out,
+						   out_len, r);
+		if (rc <= 0)
+			return rc;
+	}
+#endif
+	return zlib_inflate_member(b, off, extent, max_out, out, out_len, r);
 }

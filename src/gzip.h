@@ -47,4 +47,9 @@ int gzip_inflate_member(const struct blob *b, uint64_t off, uint64_t extent,
 			size_t max_out, uint8_t **out, size_t *out_len,
 			struct gzip_result *r);
 
+/* Inflation uses libdeflate when configure found it (about twice zlib's
+ * speed), zlib for broken members and otherwise.  Tests switch libdeflate
+ * off to try the zlib path on every member; a no-op without libdeflate. */
+void gzip_use_libdeflate(bool on);
+
 #endif

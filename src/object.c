@@ -91,7 +91,7 @@ struct texture_job {
 
 static int texture_prepare(const struct ccsf_scene *s, const uint8_t *data,
 			   size_t len, uint32_t chunk, unsigned level,
-			   struct texture_job *job)
+			   bool decode, struct texture_job *job)
 {
 	const struct ccsf_chunk *c = &s->chunks[chunk];
 	memset(job, 0, sizeof *job);
@@ -115,6 +115,8 @@ static int texture_prepare(const struct ccsf_scene *s, const uint8_t *data,
 	if (rc < 0)
 		return rc;
 	palette_from_clut(&clut, &job->pal);
+	if (!decode)
+		return texture_check(&job->tex, level, job->pal.count, job->why);
 	return texture_decode(&job->tex, level, job->pal.count, &job->img,
 			      job->why);
 }
@@ -138,7 +140,7 @@ static int produce_texture_png(struct fs *fs, struct node *n, uint8_t **data,
 		return rc;
 	struct texture_job job;
 	rc = texture_prepare(s, ref.data, ref.len, chunk,
-			     ARG_LEVEL(n->u.made.arg), &job);
+			     ARG_LEVEL(n->u.made.arg), true, &job);
 	cache_put(fs->cache, &ref);
 	if (rc == 0) {
 		char source[512];
@@ -312,7 +314,8 @@ static void add_texture_pngs(struct dir_builder *b,
 	struct texture_job job;
 	unsigned levels = 1;
 	for (unsigned level = 0; level < levels; level++) {
-		int rc = texture_prepare(s, ob->data, ob->len, chunk, level, &job);
+		int rc = texture_prepare(s, ob->data, ob->len, chunk, level,
+					 false, &job);
 		indexed_image_free(&job.img);
 		if (level == 0 && job.tex.levels > 1)
 			levels = job.tex.levels;

@@ -269,12 +269,77 @@ static int level_usable(const struct texture *tex, unsigned level, char *why)
 	return 0;
 }
 
+static uint8_t max_index(const uint8_t *p, size_t n, bool four)
+{
+	uint8_t max = 0;
+	if (four) {
+		for (size_t i = 0; i < n; i++) {
+			uint8_t lo = p[i] & 0x0f, hi = p[i] >> 4;
+			max = lo > max ? lo : max;
+			max = hi > max ? hi : max;
+		}
+	} else {
+		for (size_t i = 0; i < n; i++)
+			max = p[i] > max ? p[i] : max;
+	}
+	return max;
+}
+
+/* Says which pixel first takes an index past the palette; only on the
+ * error path, so it may be slow. */
+static int index_error(const struct texture *tex, unsigned level,
+		       uint32_t palette_count, char *why)
+{
+	const struct texture_level *lv = &tex->level[level];
+	uint32_t w = lv->width, h = lv->height;
+	bool four = tex->psm == TEXTURE_PSMT4;
+	for (uint32_t y = 0; y < h; y++) {
+		size_t stored = (size_t)(h - 1 - y) * w;
+		for (uint32_t x = 0; x < w; x++) {
+			size_t k = stored + x;
+			uint8_t v = four ? (uint8_t)(lv->pixels[k / 2] >>
+						     (k & 1 ? 4 : 0) & 0x0f)
+					 : lv->pixels[k];
+			if (v >= palette_count) {
+				say(why, "texture: level %u pixel (%" PRIu32
+				    ", %" PRIu32 ") from the top left has "
+				    "index %u, the palette has %" PRIu32
+				    " colours", level, x, y, v, palette_count);
+				return -EIO;
+			}
+		}
+	}
+	return 0;
+}
+
+/* Bytes of a level's pixels: 4-bit levels pack two to a byte across row
+ * ends. */
+static size_t level_bytes(const struct texture *tex, unsigned level)
+{
+	const struct texture_level *lv = &tex->level[level];
+	size_t n = (size_t)lv->width * lv->height;
+	return tex->psm == TEXTURE_PSMT4 ? (n + 1) / 2 : n;
+}
+
+int texture_check(const struct texture *tex, unsigned level,
+		  uint32_t palette_count, char *why)
+{
+	int rc = level_usable(tex, level, why);
+	if (rc)
+		return rc;
+	/* A whole-level maximum first: one pass the compiler vectorises. */
+	if (max_index(tex->level[level].pixels, level_bytes(tex, level),
+		      tex->psm == TEXTURE_PSMT4) < palette_count)
+		return 0;
+	return index_error(tex, level, palette_count, why);
+}
+
 int texture_decode(const struct texture *tex, unsigned level,
 		   uint32_t palette_count, struct indexed_image *img,
 		   char *why)
 {
 	memset(img, 0, sizeof *img);
-	int rc = level_usable(tex, level, why);
+	int rc = texture_check(tex, level, palette_count, why);
 	if (rc)
 		return rc;
 	const struct texture_level *lv = &tex->level[level];
@@ -292,20 +357,14 @@ int texture_decode(const struct texture *tex, unsigned level,
 		/* Stored rows are bottom first (BMP order). */
 		size_t stored = (size_t)(h - 1 - y) * w;
 		uint8_t *out = img->index + (size_t)y * w;
+		if (!four) {
+			memcpy(out, lv->pixels + stored, w);
+			continue;
+		}
 		for (uint32_t x = 0; x < w; x++) {
 			size_t k = stored + x;
-			uint8_t v = four ? (uint8_t)(lv->pixels[k / 2] >>
-						     (k & 1 ? 4 : 0) & 0x0f)
-					 : lv->pixels[k];
-			if (v >= palette_count) {
-				say(why, "texture: level %u pixel (%" PRIu32
-				    ", %" PRIu32 ") from the top left has "
-				    "index %u, the palette has %" PRIu32
-				    " colours", level, x, y, v, palette_count);
-				indexed_image_free(img);
-				return -EIO;
-			}
-			out[x] = v;
+			out[x] = (uint8_t)(lv->pixels[k / 2] >> (k & 1 ? 4 : 0) &
+					   0x0f);
 		}
 	}
 	return 0;

@@ -105,6 +105,11 @@ int texture_decode(const struct texture *tex, unsigned level,
 		   char *why);
 void indexed_image_free(struct indexed_image *img);
 
+/* What texture_decode() would say of a level, without decoding it: the
+ * check a listing makes. */
+int texture_check(const struct texture *tex, unsigned level,
+		  uint32_t palette_count, char *why);
+
 /* An indexed PNG of img: bit depth 8 for psm 0x13, 4 for 0x14 (whose PLTE
  * then holds the palette's first 16 colours: a 4-bit texture can only
  * reach those), PLTE from pal, tRNS unless every alpha is 255, then the
