@@ -241,7 +241,7 @@ static void ccsfs_open(fuse_req_t req, fuse_ino_t ino,
 	if (n->file_kind == FILE_HOST) {
 		of->host_fd = open(n->u.host.path, O_RDONLY | O_CLOEXEC);
 		rc = of->host_fd < 0 ? -errno : 0;
-	} else if (n->file_kind == FILE_BLOB) {
+	} else if (n->file_kind == FILE_BLOB || n->file_kind == FILE_STREAM) {
 		rc = 0;
 	} else if (n->file_kind == FILE_VIEW) {
 		/* Fail here, not in read: the page cache may never ask. */
@@ -270,7 +270,8 @@ static void ccsfs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	struct fs *fs = fs_of(req);
 	struct open_file *of = (struct open_file *)(uintptr_t)fi->fh;
 	if (of->node->file_kind == FILE_HOST ||
-	    of->node->file_kind == FILE_BLOB) {
+	    of->node->file_kind == FILE_BLOB ||
+	    of->node->file_kind == FILE_STREAM) {
 		char *buf = malloc(size ? size : 1);
 		ssize_t r = buf ? tree_read(fs, of->node, buf, size,
 					    (uint64_t)off, of->host_fd) : -ENOMEM;

@@ -215,6 +215,19 @@ struct node *dir_add_made(struct dir_builder *b, const char *name,
 	return dir_add(b, n);
 }
 
+struct node *dir_add_stream(struct dir_builder *b, const char *name,
+			    time_t mtime, uint64_t size, stream_fn read,
+			    void *ctx, uint32_t arg)
+{
+	struct node *n = file_new(b, name, mtime, FILE_STREAM, size);
+	if (n) {
+		n->u.stream.read = read;
+		n->u.stream.ctx = ctx;
+		n->u.stream.arg = arg;
+	}
+	return dir_add(b, n);
+}
+
 struct node *dir_add_link(struct dir_builder *b, const char *name,
 			  time_t mtime, const char *target)
 {
@@ -398,7 +411,7 @@ int tree_bytes(struct fs *fs, struct node *n, uint64_t off, size_t size,
 	uint64_t base = 0, total;
 	int rc;
 	if (n->type != NODE_FILE || n->file_kind == FILE_HOST ||
-	    n->file_kind == FILE_BLOB)
+	    n->file_kind == FILE_BLOB || n->file_kind == FILE_STREAM)
 		return -EINVAL;
 	if (n->file_kind == FILE_VIEW) {
 		rc = member_view_bytes(fs, n, ref);
@@ -431,6 +444,14 @@ ssize_t tree_read(struct fs *fs, struct node *n, char *buf, size_t size,
 	}
 	if (n->file_kind == FILE_BLOB)
 		return blob_read(&n->u.blob, buf, size, off);
+	if (n->file_kind == FILE_STREAM) {
+		uint64_t total = atomic_load(&n->size);
+		if (off >= total)
+			return 0;
+		if (size > total - off)
+			size = (size_t)(total - off);
+		return n->u.stream.read(fs, n, buf, size, off);
+	}
 	struct cache_ref ref;
 	const uint8_t *p;
 	size_t len;

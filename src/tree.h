@@ -30,12 +30,17 @@ struct arena;
 struct iso_image;
 
 enum node_type { NODE_DIR, NODE_FILE, NODE_LINK };
-enum file_kind { FILE_HOST, FILE_VIEW, FILE_MADE, FILE_BLOB };
+enum file_kind { FILE_HOST, FILE_VIEW, FILE_MADE, FILE_BLOB, FILE_STREAM };
 
 typedef int (*populate_fn)(struct fs *fs, struct node *dir);
 /* Makes a file's bytes (malloc'ed) or returns a negative errno. */
 typedef int (*produce_fn)(struct fs *fs, struct node *file, uint8_t **data,
 			  size_t *len);
+
+/* Fills buf with a streamed file's bytes at off (fewer only at its end);
+ * returns the count or a negative errno. */
+typedef ssize_t (*stream_fn)(struct fs *fs, struct node *file, char *buf,
+			     size_t size, uint64_t off);
 
 #define SIZE_UNKNOWN UINT64_MAX
 
@@ -71,6 +76,11 @@ struct node {
 			void *ctx;
 			uint32_t arg;
 		} made;
+		struct {
+			stream_fn read;
+			void *ctx;
+			uint32_t arg;
+		} stream;
 		struct {
 			const char *target;
 		} link;
@@ -124,6 +134,11 @@ struct node *dir_add_view(struct dir_builder *b, const char *name,
 struct node *dir_add_made(struct dir_builder *b, const char *name,
 			  time_t mtime, produce_fn produce, void *ctx,
 			  uint32_t arg);
+/* A file too large to make whole (a cutscene's audio): its size is known
+ * when listed, and each read makes only the bytes asked for. */
+struct node *dir_add_stream(struct dir_builder *b, const char *name,
+			    time_t mtime, uint64_t size, stream_fn read,
+			    void *ctx, uint32_t arg);
 struct node *dir_add_link(struct dir_builder *b, const char *name,
 			  time_t mtime, const char *target);
 /* True when the name is taken already (names must be unique). */
