@@ -35,6 +35,7 @@ struct member {
 	int walk_rc;
 	struct ccsf_scene scene;
 	const char **object_names;      /* display name per object index */
+	const char **defined_at;        /* '#' objects: the link's target */
 };
 
 struct archive_dir {
@@ -136,6 +137,20 @@ int member_view_open(struct fs *fs, struct node *view)
 	return view->u.view.whole && !member_intact(fs, m) ? -EIO : 0;
 }
 
+/* A setup file of a cutscene pair (strNNNNe), by its name. */
+static bool is_setup_name(const char *name)
+{
+	size_t n = strlen(name);
+	return n > 1 && name[n - 1] == 'e';
+}
+
+/* Objects a scene file marks as defined in a file loaded alongside. */
+static bool marked_elsewhere(const struct ccsf_scene *s, uint32_t object)
+{
+	uint16_t f = s->objects[object].file;
+	return f < s->file_count && s->files[f][0] == '#';
+}
+
 /* ---- text producers ---- */
 
 static int produce_error_text(struct fs *fs, struct node *n, uint8_t **data,
@@ -210,6 +225,9 @@ static int produce_scene_text(struct fs *fs, struct node *n, uint8_t **data,
 		sb_printf(&sb, "object %" PRIu32 ": %s file %u kinds ", i,
 			  m->object_names[i], s->objects[i].file);
 		print_object_kinds(&sb, s, i);
+		if (i && marked_elsewhere(s, i) && !is_setup_name(m->name))
+			sb_printf(&sb, " defined %s", m->defined_at[i] ?
+				  m->defined_at[i] : "unresolved");
 		sb_puts(&sb, "\n");
 	}
 	return sb_finish(&sb, data, len);
@@ -320,6 +338,72 @@ static int populate_chunks(struct fs *fs, struct member *m, struct node *dir)
 	return dir_publish(&b);
 }
 
+/* ---- objects defined in another file (stream cutscenes) ---- */
+
+/* A cutscene's scene file strNNNN marks with '#' the objects that its
+ * setup file strNNNNe (or the archive's common setup files) defines.
+ * Only setup files are looked into, and they are never resolved
+ * themselves, so populating one member from another cannot loop. */
+static const char *const common_setups[] = { "str8000e", "str8001e",
+					     "str8800e" };
+
+static struct member *member_named(struct archive_dir *ar, const char *name)
+{
+	for (size_t i = 0; i < ar->count; i++)
+		if (strcmp(ar->members[i].name, name) == 0)
+			return &ar->members[i];
+	return NULL;
+}
+
+/* Whether setup member `name` has a folder for the object. */
+static bool setup_defines(struct fs *fs, struct member *self, const char *name,
+			  const char *object)
+{
+	struct member *o = member_named(self->ar, name);
+	if (!o || o == self || !is_setup_name(o->name))
+		return false;
+	int err = 0;
+	if (tree_ready(fs, o->dir) < 0 && !o->dir->u.dir.nkids)
+		return false;
+	struct node *n = tree_child(fs, o->dir, object, &err);
+	return n && n->type == NODE_DIR;
+}
+
+/* Finds where each '#' object is defined: "../<setup>/<object>". */
+static int resolve_elsewhere(struct fs *fs, struct member *m)
+{
+	const struct ccsf_scene *s = &m->scene;
+	m->defined_at = fs_alloc(fs, (s->object_count ? s->object_count : 1) *
+				     sizeof *m->defined_at);
+	if (!m->defined_at)
+		return -ENOMEM;
+	if (is_setup_name(m->name))
+		return 0;
+	char pair[GZIP_NAME_MAX * 3 + 8];
+	snprintf(pair, sizeof pair, "%se", m->name);
+	for (uint32_t o = 1; o < s->object_count; o++) {
+		if (!marked_elsewhere(s, o))
+			continue;
+		const char *where = NULL;
+		if (setup_defines(fs, m, pair, m->object_names[o]))
+			where = pair;
+		for (size_t i = 0; !where && i < sizeof common_setups /
+		     sizeof common_setups[0]; i++)
+			if (setup_defines(fs, m, common_setups[i],
+					  m->object_names[o]))
+				where = common_setups[i];
+		if (!where)
+			continue;
+		char target[GZIP_NAME_MAX * 3 + NAME_MAX_OUT(CCSF_OBJECT_NAME_LEN) + 64];
+		snprintf(target, sizeof target, "../%s/%s", where,
+			 m->object_names[o]);
+		m->defined_at[o] = fs_strdup(fs, target);
+		if (!m->defined_at[o])
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 /* Groups the setup chunks by owning object, in file order. */
 static int add_objects(struct fs *fs, struct member *m, struct dir_builder *b,
 		       const uint8_t *data, size_t len)
@@ -347,12 +431,17 @@ static int add_objects(struct fs *fs, struct member *m, struct dir_builder *b,
 	}
 	for (uint32_t o = 1; rc == 0 && o < n; o++) {
 		uint32_t count = start[o + 1] - start[o];
-		if (!count)
+		if (!count) {
+			/* Owns nothing here: a link to where it is defined. */
+			if (m->defined_at[o])
+				dir_add_link(b, m->object_names[o],
+					     m->e->header.mtime, m->defined_at[o]);
 			continue;
+		}
 		struct node *d = dir_add_dir(b, m->object_names[o],
 					     m->e->header.mtime, NULL, NULL);
 		struct object_build ob = { m, o, order + start[o], count,
-					   data, len };
+					   data, len, m->defined_at[o] };
 		rc = d ? object_populate(fs, d, &ob) : -ENOMEM;
 	}
 	free(fill);
@@ -383,6 +472,8 @@ static int populate_member(struct fs *fs, struct node *dir)
 	}
 	if (rc == 0 && m->walked)
 		rc = name_objects(fs, m);
+	if (rc == 0 && m->walked)
+		rc = resolve_elsewhere(fs, m);
 	char name[GZIP_NAME_MAX * 3 + 8];
 	snprintf(name, sizeof name, "%s.ccs", m->name);
 	pthread_mutex_lock(&fs->lock);

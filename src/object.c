@@ -440,6 +440,12 @@ int object_populate(struct fs *fs, struct node *dir,
 	struct object_errors errs = { STRBUF_INIT };
 	add_chunk_files(&b, ob);
 	add_made_files(&b, ob, &errs);
+	if (ob->defined) {
+		/* The object folder is one level deeper than the links. */
+		char target[1024];
+		snprintf(target, sizeof target, "../%s", ob->defined);
+		dir_add_link(&b, "defined", member_mtime(ob->m), target);
+	}
 	if (errs.text.len) {
 		char *text = fs_strdup(fs, errs.text.data);
 		if (text)

@@ -18,6 +18,7 @@ struct object_build {
 	uint32_t count;
 	const uint8_t *data;            /* the member's bytes, while listing */
 	size_t len;
+	const char *defined;            /* where a '#' object is defined */
 };
 
 /* Fills the object's folder.  What cannot be made (a texture whose sizes

@@ -382,7 +382,7 @@ int tree_stat(struct fs *fs, struct node *n, struct stat *st)
 			       2 + n->u.dir.nsubdirs : 1;
 		return 0;
 	case NODE_LINK:
-		st->st_mode = S_IFLNK | 0444;
+		st->st_mode = S_IFLNK | 0777;
 		st->st_nlink = 1;
 		st->st_size = (off_t)atomic_load(&n->size);
 		return 0;

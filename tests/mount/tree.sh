@@ -57,6 +57,17 @@ check "a repeated name gets ~index" test -d "$d/names/DMY_twin~6"
 check "an empty name is #index" test -d "$d/names/#7"
 check "a repeated member name gets ~2" test -d "$d/xasc00~2"
 
+s=$mnt/STREAM/STR1.BIN
+check_eq "a '#' object owning nothing is a link into the pair's setup file" \
+	"../str0001e/MDL_s0001_0" "$(readlink "$s/str0001/MDL_s0001_0")"
+check "the link resolves to the object's folder" test -f "$s/str0001/MDL_s0001_0/model.obj"
+check_eq "a '#' object owning chunks keeps its folder, with a defined link" \
+	"../../str0001e/OBJ_s0001_0" "$(readlink "$s/str0001/OBJ_s0001_0/defined")"
+check "an unresolved '#' object is said so in scene.txt" \
+	grep -q 'OBJ_cmn_kite .*defined unresolved' "$s/str0001/scene.txt"
+check "find -L follows every link without a loop or a dangling one" sh -c \
+	"find -L '$s' 2>&1 >/dev/null | grep -c . | grep -qx 0"
+
 # Every file's size is exact before the first read.
 sizes_ok=yes
 find "$mnt/DATA" "$mnt/STREAM" -type f >"$work/files"
