@@ -18,6 +18,7 @@
 #include "bytes.h"
 #include "ccsf.h"
 #include "chunk_text.h"
+#include "numfmt.h"
 
 enum field_type {
 	FT_END,
@@ -87,7 +88,7 @@ static void put_object(struct dec *d, uint32_t index)
 
 static void put_float(struct dec *d, float f)
 {
-	sb_printf(d->out, "%.9g", (double)f);
+	sb_put_float(d->out, f);
 }
 
 /* Bytes of a fixed-size name up to its NUL: printable ASCII as it is, any

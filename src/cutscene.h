@@ -80,10 +80,4 @@ int cutscene_track_objects(const struct ccsf_scene *s, uint32_t **objects,
 int cutscene_track_text(const struct ccsf_scene *s, const uint8_t *data,
 			size_t len, uint32_t object, struct strbuf *out);
 
-/* Formats f into buf (at least CUTSCENE_FLOAT_MAX bytes) as "%.9g" would
- * in the C locale (the last digit may differ in rare halfway cases; the
- * text still reads back as the same float).  Returns the length. */
-#define CUTSCENE_FLOAT_MAX 24
-size_t cutscene_format_float(float f, char *buf);
-
 #endif

@@ -40,7 +40,8 @@ static void set_why(char *why, size_t why_len, const char *fmt, ...)
 static void put_ratio(struct strbuf *sb, uint32_t num, uint32_t den)
 {
 	const uint64_t scale = 100000000u;
-	uint64_t scaled = ((uint64_t)num * scale * 2 + den) / ((uint64_t)den * 2);
+	uint64_t twice = (uint64_t)num * scale * 2 + den;
+	uint64_t scaled = twice / ((uint64_t)den * 2);
 	uint64_t whole = scaled / scale, frac = scaled % scale;
 	if (!frac) {
 		sb_printf(sb, "%" PRIu64, whole);
@@ -114,7 +115,8 @@ bool dbmod_probe(const uint8_t *p, size_t len)
 static uint64_t place(const struct dbmod *db, enum dbmod_base base,
 		      size_t model, uint32_t at)
 {
-	return (uint64_t)(base == DBMOD_FROM_MODEL ? model : db->table_end) + at;
+	size_t from = base == DBMOD_FROM_MODEL ? model : db->table_end;
+	return (uint64_t)from + at;
 }
 
 /* The header's fields; false when the header runs past the file. */
@@ -229,7 +231,8 @@ static void choose_base(struct dbmod *db)
 		if (!e->present || e->duplicate || !read_header(db, e, &m))
 			continue;
 		db->headers++;
-		db->fit_model += place_tables(db, DBMOD_FROM_MODEL, &m, NULL, 0);
+		db->fit_model +=
+			place_tables(db, DBMOD_FROM_MODEL, &m, NULL, 0);
 		db->fit_table_end +=
 			place_tables(db, DBMOD_FROM_TABLE_END, &m, NULL, 0);
 	}
@@ -325,14 +328,14 @@ static bool face_in_range(const struct dbmod_model *m, const struct face *f,
 	for (unsigned i = 0; i < k->corners; i++) {
 		if (f->v[i] >= m->vertices) {
 			set_why(why, why_len, "face %u (%s at 0x%zx) names "
-				"vertex %u of %u", f->index, k->name, f->at,
-				f->v[i], m->vertices);
+				"vertex %u, past the count %u", f->index,
+				k->name, f->at, f->v[i], m->vertices);
 			return false;
 		}
 		if (k->gouraud && f->c[i] >= m->colours) {
 			set_why(why, why_len, "face %u (%s at 0x%zx) names "
-				"colour %u of %u", f->index, k->name, f->at,
-				f->c[i], m->colours);
+				"colour %u, past the count %u", f->index,
+				k->name, f->at, f->c[i], m->colours);
 			return false;
 		}
 	}
@@ -476,6 +479,13 @@ int dbmod_model_bytes(const struct dbmod *db, size_t position,
 
 /* ---- model.txt ---- */
 
+static const char *base_name(enum dbmod_base base)
+{
+	return base == DBMOD_FROM_MODEL ? "the model's start"
+					: "the table's end";
+}
+
+
 static void text_face(struct strbuf *sb, const struct face *f)
 {
 	const struct kind_info *k = &kinds[f->kind];
@@ -512,6 +522,8 @@ static void text_header(struct strbuf *sb, const struct dbmod *db,
 		  "link 0x%08x\nunknown_04 0x%08x\nradius %u\n"
 		  "unknown_0a 0x%04x\n", m->id, m->position, m->offset,
 		  m->link, m->unknown_04, m->radius, m->unknown_0a);
+	sb_printf(sb, "# the _at fields count from %s\n",
+		  base_name(db->base));
 	sb_printf(sb, "bounds_at 0x%08x (file 0x%zx):", m->bounds_at,
 		  m->bounds);
 	for (int i = 0; i < 8; i++)
@@ -532,12 +544,6 @@ static void text_header(struct strbuf *sb, const struct dbmod *db,
 	sb_puts(sb, "\n");
 }
 
-static const char *base_name(enum dbmod_base base)
-{
-	return base == DBMOD_FROM_MODEL ? "the model's start"
-					: "the table's end";
-}
-
 int dbmod_model_text(const struct dbmod *db, size_t position,
 		     struct strbuf *out, char *why, size_t why_len)
 {
@@ -546,7 +552,6 @@ int dbmod_model_text(const struct dbmod *db, size_t position,
 	if (rc)
 		return rc;
 	text_header(out, db, &m);
-	sb_printf(out, "# _at fields count from %s\n", base_name(db->base));
 	rc = walk_faces(db, &m, text_face_cb, out, why, why_len);
 	if (rc)
 		return rc;
@@ -558,8 +563,7 @@ int dbmod_model_text(const struct dbmod *db, size_t position,
 /* An OBJ vertex: a stored vertex with one corner colour. */
 struct obj_vertex {
 	uint16_t vertex;
-	uint32_t rgb;           /* r | g << 8 | b << 16 */
-	uint32_t next;          /* the vertex's next colour, or NONE */
+	uint32_t rgb;           /* r | g << 8 | b << 16, or NONE: no face */
 };
 
 #define NONE 0xffffffffu
@@ -572,26 +576,81 @@ struct obj_material {
 	uint8_t blend;
 };
 
+/* An open-addressing map of 64-bit keys to indices, so hostile models
+ * (one vertex in thousands of colours) stay linear. */
+struct hmap {
+	uint64_t *keys;         /* key + 1; 0 empty */
+	uint32_t *vals;
+	size_t cap, count;
+};
+
+static size_t hmap_home(uint64_t key, size_t cap)
+{
+	return (size_t)((key * 0x9e3779b97f4a7c15ull) >> 20) & (cap - 1);
+}
+
+static uint32_t hmap_get(const struct hmap *h, uint64_t key)
+{
+	if (!h->cap)
+		return NONE;
+	for (size_t j = hmap_home(key, h->cap); h->keys[j];
+	     j = (j + 1) & (h->cap - 1))
+		if (h->keys[j] == key + 1)
+			return h->vals[j];
+	return NONE;
+}
+
+static bool hmap_put(struct hmap *h, uint64_t key, uint32_t val)
+{
+	if ((h->count + 1) * 2 > h->cap) {
+		struct hmap n = { NULL, NULL, h->cap ? h->cap * 2 : 64, 0 };
+		n.keys = calloc(n.cap, sizeof *n.keys);
+		n.vals = calloc(n.cap, sizeof *n.vals);
+		if (!n.keys || !n.vals) {
+			free(n.keys);
+			free(n.vals);
+			return false;
+		}
+		for (size_t i = 0; i < h->cap; i++)
+			if (h->keys[i])
+				(void)hmap_put(&n, h->keys[i] - 1, h->vals[i]);
+		free(h->keys);
+		free(h->vals);
+		*h = n;
+	}
+	size_t j = hmap_home(key, h->cap);
+	while (h->keys[j])
+		j = (j + 1) & (h->cap - 1);
+	h->keys[j] = key + 1;
+	h->vals[j] = val;
+	h->count++;
+	return true;
+}
+
+static void hmap_free(struct hmap *h)
+{
+	free(h->keys);
+	free(h->vals);
+}
+
 struct obj_state {
 	const struct dbmod *db;
 	const struct dbmod_model *m;
-	/* first[v]: index into verts of v's first colour, or NONE. */
-	uint32_t *first;
+	/* OBJ vertices: the stored ones in order, then the repeats in other
+	 * colours; found by (vertex << 24 | rgb). */
 	struct obj_vertex *verts;
 	size_t vert_count, vert_cap;
+	struct hmap vert_map;
 	/* vt: (u << 8 | v) -> OBJ index (1-based), in order of first use. */
 	uint32_t *uv_index;
 	uint16_t *uvs;
 	size_t uv_count, uv_cap;
-	/* materials in order of first use, found by an open hash of keys. */
+	/* materials in order of first use. */
 	struct obj_material *mats;
 	size_t mat_count, mat_cap;
-	uint64_t *mat_hash;     /* key + 1, 0 empty */
-	uint32_t *mat_slot;
-	size_t hash_cap;
+	struct hmap mat_map;
 	struct strbuf *obj;
 	uint64_t current_key;   /* the last usemtl's key + 1, 0 none */
-	bool oom;
 };
 
 static bool grow(void **p, size_t *cap, size_t need, size_t size)
@@ -637,22 +696,25 @@ static uint64_t material_key(const struct face *f,
 	       (uint64_t)mat->textured << 35;
 }
 
-/* The OBJ vertex (0-based) of stored vertex v in colour rgb, added when
- * new; NONE when out of memory. */
+static uint64_t vertex_key(uint16_t v, uint32_t rgb)
+{
+	return (uint64_t)v << 24 | rgb;
+}
+
+/* The OBJ vertex (0-based) of stored vertex v in colour rgb, added as a
+ * repeat when new; NONE when out of memory. */
 static uint32_t vertex_for(struct obj_state *s, uint16_t v, uint32_t rgb)
 {
-	uint32_t *link = &s->first[v];
-	while (*link != NONE) {
-		if (s->verts[*link].rgb == rgb)
-			return *link;
-		link = &s->verts[*link].next;
-	}
+	uint32_t i = hmap_get(&s->vert_map, vertex_key(v, rgb));
+	if (i != NONE)
+		return i;
 	if (!grow((void **)&s->verts, &s->vert_cap, s->vert_count + 1,
 		  sizeof *s->verts))
 		return NONE;
-	uint32_t i = (uint32_t)s->vert_count++;
-	s->verts[i] = (struct obj_vertex){ v, rgb, NONE };
-	*link = i;
+	i = (uint32_t)s->vert_count;
+	if (!hmap_put(&s->vert_map, vertex_key(v, rgb), i))
+		return NONE;
+	s->verts[s->vert_count++] = (struct obj_vertex){ v, rgb };
 	return i;
 }
 
@@ -671,42 +733,13 @@ static uint32_t uv_for(struct obj_state *s, const uint8_t uv[2])
 static bool material_add(struct obj_state *s, const struct face *f)
 {
 	struct obj_material mat;
-	uint64_t key = material_key(f, &mat) + 1;
-	if (s->mat_count * 2 + 2 > s->hash_cap) {
-		size_t cap = s->hash_cap ? s->hash_cap * 2 : 64;
-		uint64_t *h = calloc(cap, sizeof *h);
-		uint32_t *slot = calloc(cap, sizeof *slot);
-		if (!h || !slot) {
-			free(h);
-			free(slot);
-			return false;
-		}
-		for (size_t i = 0; i < s->hash_cap; i++) {
-			if (!s->mat_hash[i])
-				continue;
-			size_t j = (size_t)(s->mat_hash[i] * 0x9e3779b97f4a7c15ull) & (cap - 1);
-			while (h[j])
-				j = (j + 1) & (cap - 1);
-			h[j] = s->mat_hash[i];
-			slot[j] = s->mat_slot[i];
-		}
-		free(s->mat_hash);
-		free(s->mat_slot);
-		s->mat_hash = h;
-		s->mat_slot = slot;
-		s->hash_cap = cap;
-	}
-	size_t j = (size_t)(key * 0x9e3779b97f4a7c15ull) & (s->hash_cap - 1);
-	while (s->mat_hash[j]) {
-		if (s->mat_hash[j] == key)
-			return true;
-		j = (j + 1) & (s->hash_cap - 1);
-	}
+	uint64_t key = material_key(f, &mat);
+	if (hmap_get(&s->mat_map, key) != NONE)
+		return true;
 	if (!grow((void **)&s->mats, &s->mat_cap, s->mat_count + 1,
-		  sizeof *s->mats))
+		  sizeof *s->mats) ||
+	    !hmap_put(&s->mat_map, key, (uint32_t)s->mat_count))
 		return false;
-	s->mat_hash[j] = key;
-	s->mat_slot[j] = (uint32_t)s->mat_count;
 	s->mats[s->mat_count++] = mat;
 	return true;
 }
@@ -781,7 +814,8 @@ static void write_vertices(struct obj_state *s)
 	const struct dbmod_model *m = s->m;
 	const uint8_t *t = s->db->p + m->vertex_table;
 	for (uint32_t i = 0; i < s->vert_count; i++) {
-		const uint8_t *v = t + (size_t)s->verts[i].vertex * VERTEX_BYTES;
+		const uint8_t *v = t + (size_t)s->verts[i].vertex *
+				       VERTEX_BYTES;
 		sb_printf(s->obj, "v %d %d %d", (int16_t)rd_u16le(v),
 			  (int16_t)rd_u16le(v + 2), (int16_t)rd_u16le(v + 4));
 		if (s->verts[i].rgb != NONE)
@@ -827,17 +861,16 @@ static void write_material(struct strbuf *mtl, const struct obj_material *m)
 
 static void obj_state_free(struct obj_state *s)
 {
-	free(s->first);
 	free(s->verts);
+	hmap_free(&s->vert_map);
 	free(s->uv_index);
 	free(s->uvs);
 	free(s->mats);
-	free(s->mat_hash);
-	free(s->mat_slot);
+	hmap_free(&s->mat_map);
 }
 
-/* Every stored vertex gets an OBJ vertex first, so vertex i is OBJ
- * vertex i + 1 in its first colour, whatever the faces do. */
+/* Every stored vertex is an OBJ vertex first, so vertex i is OBJ vertex
+ * i + 1 in the colour of the first face corner that uses it. */
 static int obj_state_init(struct obj_state *s, const struct dbmod *db,
 			  const struct dbmod_model *m, struct strbuf *obj)
 {
@@ -845,28 +878,29 @@ static int obj_state_init(struct obj_state *s, const struct dbmod *db,
 	s->db = db;
 	s->m = m;
 	s->obj = obj;
-	s->first = malloc(((size_t)m->vertices + 1) * sizeof *s->first);
 	s->uv_index = calloc(65536, sizeof *s->uv_index);
-	if (!s->first || !s->uv_index ||
-	    !grow((void **)&s->verts, &s->vert_cap, m->vertices + 1u,
-		  sizeof *s->verts))
+	if (!s->uv_index || !grow((void **)&s->verts, &s->vert_cap,
+				  m->vertices + 1u, sizeof *s->verts))
 		return -ENOMEM;
-	for (uint32_t i = 0; i < m->vertices; i++) {
-		s->first[i] = NONE;
-		(void)vertex_for(s, (uint16_t)i, NONE);
-	}
+	for (uint32_t i = 0; i < m->vertices; i++)
+		s->verts[i] = (struct obj_vertex){ (uint16_t)i, NONE };
+	s->vert_count = m->vertices;
 	return 0;
 }
 
-/* vertex_for() put the uncoloured placeholder first; the first face
- * corner to use a vertex takes it over rather than adding a repeat. */
+/* Pass zero: the first corner to use a stored vertex gives it its
+ * colour. */
 static int claim_cb(void *ctx, const struct face *f)
 {
 	struct obj_state *s = ctx;
 	for (unsigned i = 0; i < kinds[f->kind].corners; i++) {
 		struct obj_vertex *v = &s->verts[f->v[i]];
-		if (v->rgb == NONE)
-			v->rgb = corner_rgb(s, f, i);
+		if (v->rgb != NONE)
+			continue;
+		v->rgb = corner_rgb(s, f, i);
+		if (!hmap_put(&s->vert_map, vertex_key(f->v[i], v->rgb),
+			      f->v[i]))
+			return -ENOMEM;
 	}
 	return 0;
 }
@@ -934,7 +968,8 @@ int dbmod_models_text(const struct dbmod *db, struct strbuf *out)
 		sb_printf(out, " %u %u %u", m.radius, m.vertices, m.colours);
 		for (int k = 0; k < DBMOD_KINDS; k++)
 			sb_printf(out, " %u", m.faces[k]);
-		sb_puts(out, e->duplicate ? " duplicate id: not shown\n" : "\n");
+		sb_puts(out, e->duplicate ? " duplicate id: not shown\n"
+					  : "\n");
 	}
 	return out->failed ? -ENOMEM : 0;
 }

@@ -57,6 +57,9 @@ struct dbmod {
 	 * reading: the reason for the choice, printed in models.txt. */
 	uint32_t fit_model, fit_table_end, headers;
 	struct dbmod_entry *entries;    /* count of them */
+	uint64_t *starts;       /* the models' offsets, sorted: where each
+				   face list must end by */
+	size_t start_count;
 };
 
 /* The first u32 is 0xc0de0001.  A file named like a database without it

@@ -17,6 +17,7 @@
 #include "log.h"
 #include "member.h"
 #include "names.h"
+#include "cutscene.h"
 #include "object.h"
 #include "strbuf.h"
 
@@ -36,6 +37,7 @@ struct member {
 	struct ccsf_scene scene;
 	const char **object_names;      /* display name per object index */
 	const char **defined_at;        /* '#' objects: the link's target */
+	struct cutscene_audio audio;    /* where audio.wav's blocks are */
 };
 
 struct archive_dir {
@@ -450,6 +452,69 @@ static int add_objects(struct fs *fs, struct member *m, struct dir_builder *b,
 	return rc;
 }
 
+/* ---- cutscenes: audio.wav and frames.txt ---- */
+
+/* A 10-minute cutscene's audio is 110 MB: each read makes only its part,
+ * from the member's bytes. */
+static ssize_t read_audio(struct fs *fs, struct node *n, char *buf,
+			  size_t size, uint64_t off)
+{
+	struct member *m = n->u.stream.ctx;
+	struct cache_ref ref;
+	int rc = member_bytes(fs, m, &ref);
+	if (rc < 0)
+		return rc;
+	size_t got = cutscene_wav_read(&m->audio, ref.data, ref.len, off,
+				       (uint8_t *)buf, size);
+	cache_put(fs->cache, &ref);
+	return (ssize_t)got;
+}
+
+static const char *name_of(void *ctx, uint32_t index)
+{
+	return member_object_name(ctx, index);
+}
+
+static int produce_frames_text(struct fs *fs, struct node *n, uint8_t **data,
+			       size_t *len)
+{
+	struct member *m = n->u.made.ctx;
+	struct cache_ref ref;
+	int rc = member_bytes(fs, m, &ref);
+	if (rc < 0)
+		return rc;
+	struct strbuf sb = STRBUF_INIT;
+	rc = cutscene_frames_text(&m->scene, ref.data, ref.len, name_of, m, &sb);
+	cache_put(fs->cache, &ref);
+	if (rc < 0) {
+		sb_free(&sb);
+		return rc;
+	}
+	return sb_finish(&sb, data, len);
+}
+
+static int add_cutscene_files(struct fs *fs, struct member *m,
+			      struct dir_builder *b, const uint8_t *data,
+			      size_t len)
+{
+	(void)fs;
+	time_t t = m->e->header.mtime;
+	int rc = cutscene_audio_layout(&m->scene, data, len, &m->audio);
+	if (rc < 0)
+		return rc;
+	if (m->audio.problem[0])
+		log_error("%s: member %s: audio: %s", m->ar->label, m->name,
+			  m->audio.problem);
+	if (m->audio.present)
+		dir_add_stream(b, "audio.wav", t, cutscene_wav_size(&m->audio),
+			       read_audio, m, 0);
+	/* Every file ends its frame section with a Top; only scenes with
+	 * more than that have frames worth a file. */
+	if (m->scene.frame_chunk_count > 1)
+		dir_add_made(b, "frames.txt", t, produce_frames_text, m, 0);
+	return 0;
+}
+
 static int populate_member(struct fs *fs, struct node *dir)
 {
 	struct member *m = dir->u.dir.ctx;
@@ -491,6 +556,8 @@ static int populate_member(struct fs *fs, struct node *dir)
 		 * so that a texture that cannot be made says why at once. */
 		if (rc == 0)
 			rc = add_objects(fs, m, &b, ref.data, ref.len);
+		if (rc == 0)
+			rc = add_cutscene_files(fs, m, &b, ref.data, ref.len);
 	}
 	cache_put(fs->cache, &ref);
 	int prc = dir_publish(&b);
@@ -776,8 +843,10 @@ struct node *archive_dir_root(struct fs *fs, time_t mtime, const char *path)
 void archives_free(struct fs *fs)
 {
 	for (struct archive_dir *ar = fs->archives; ar; ar = ar->next) {
-		for (size_t i = 0; ar->members && i < ar->count; i++)
+		for (size_t i = 0; ar->members && i < ar->count; i++) {
 			ccsf_scene_free(&ar->members[i].scene);
+			cutscene_audio_free(&ar->members[i].audio);
+		}
 		free(ar->members);
 		free(ar->entries);
 		if (ar->own_fd)

@@ -220,7 +220,10 @@ enum { DECODED = 0, STOPPED = 1 };     /* or -ENOMEM */
 static bool grow(void *arrayp, size_t *cap, uint64_t need, size_t elem)
 {
 	void **array = arrayp;
-	if (need <= *cap)
+	/* Allocates even when nothing is needed yet: the callers form
+	 * `array + count` for a mmat of 0 vertices, and NULL + 0 is undefined
+	 * behaviour in C (found by fuzz/fuzz_model, UBSan). */
+	if (need <= *cap && *array)
 		return true;
 	size_t n = *cap ? *cap : 16;
 	while (n < need)

@@ -10,6 +10,7 @@
 #include "bytes.h"
 #include "ccsf.h"
 #include "chunk_text.h"
+#include "cutscene.h"
 #include "log.h"
 #include "object.h"
 #include "strbuf.h"
@@ -277,6 +278,26 @@ static int produce_hit_obj(struct fs *fs, struct node *n, uint8_t **data,
 	return produce_model(fs, n, data, len, PART_HIT);
 }
 
+/* The object's F_Obj transforms over the frames. */
+static int produce_track_text(struct fs *fs, struct node *n, uint8_t **data,
+			      size_t *len)
+{
+	struct member *m = n->u.made.ctx;
+	struct cache_ref ref;
+	int rc = member_bytes(fs, m, &ref);
+	if (rc < 0)
+		return rc;
+	struct strbuf sb = STRBUF_INIT;
+	rc = cutscene_track_text(member_scene(m), ref.data, ref.len,
+				 n->u.made.arg, &sb);
+	cache_put(fs->cache, &ref);
+	if (rc < 0) {
+		sb_free(&sb);
+		return rc;
+	}
+	return sb_finish(&sb, data, len);
+}
+
 /* Why the object's made files could not be made, found while listing. */
 struct object_errors {
 	struct strbuf text;
@@ -440,6 +461,9 @@ int object_populate(struct fs *fs, struct node *dir,
 	struct object_errors errs = { STRBUF_INIT };
 	add_chunk_files(&b, ob);
 	add_made_files(&b, ob, &errs);
+	if (cutscene_has_track(member_scene(ob->m), ob->object))
+		dir_add_made(&b, "track.txt", member_mtime(ob->m),
+			     produce_track_text, ob->m, ob->object);
 	if (ob->defined) {
 		/* The object folder is one level deeper than the links. */
 		char target[1024];

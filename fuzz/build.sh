@@ -1,0 +1,131 @@
+#!/bin/sh
+# fuzz/build.sh - build, run and replay the ccsfs fuzz harnesses.
+#
+#   fuzz/build.sh build [TARGET..] libFuzzer binaries (clang, ASan, UBSan)
+#   fuzz/build.sh run N [TARGET..] each fuzzer for N seconds; fails on a crash
+#   fuzz/build.sh replay [TARGET..] gcc + ASan/UBSan, no libFuzzer: replays
+#                                  fuzz/corpus/T and fuzz/regressions/T
+#
+# Environment: SRCDIR (the source tree, default: this script's parent),
+# BUILDDIR (where configure wrote config.h, default SRCDIR), OUT (work
+# directory, default $BUILDDIR/fuzz-out), CLANG (default clang, else
+# clang-14), REPLAY_CC (default gcc), REPLAY_SAN (default
+# -fsanitize=address,undefined; set empty for a plain build),
+# FUZZ_ARGS (extra libFuzzer flags).
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+SRCDIR=${SRCDIR:-$(dirname "$here")}
+BUILDDIR=${BUILDDIR:-$SRCDIR}
+OUT=${OUT:-$BUILDDIR/fuzz-out}
+FUZZ_ARGS=${FUZZ_ARGS:-}
+if [ -z "${CLANG:-}" ]; then
+	if command -v clang >/dev/null 2>&1; then CLANG=clang; else CLANG=clang-14; fi
+fi
+REPLAY_CC=${REPLAY_CC:-gcc}
+REPLAY_SAN=${REPLAY_SAN--fsanitize=address,undefined}
+
+TARGETS="archive gzip iso ccsf chunk_text texture model"
+# The library sources the harnesses reach.
+LIBSRC="strbuf log blob gzip archive ccsf chunk_text names texture model iso"
+CPPFLAGS="-D_GNU_SOURCE -I$BUILDDIR -I$SRCDIR/src -I$SRCDIR/fuzz"
+PKGS="libpng zlib libiso9660"
+# gzip.c inflates with libdeflate when configure found it.
+if grep -q '^#define HAVE_LIBDEFLATE 1' "$BUILDDIR/config.h" 2>/dev/null; then
+	PKGS="$PKGS libdeflate"
+fi
+PKG_CFLAGS=$(pkg-config --cflags $PKGS)
+PKG_LIBS=$(pkg-config --libs $PKGS)
+
+# Inputs up to this many bytes: ISO images and archives need room.
+max_len() {
+	case $1 in
+	iso|archive|ccsf) echo 65536 ;;
+	*) echo 16384 ;;
+	esac
+}
+
+# build_set DIR CC CFLAGS LINKFLAGS MAIN: objects, a static library, and
+# one binary per target.
+build_set() {
+	dir=$1 cc=$2 cflags=$3 ldflags=$4 main=$5
+	mkdir -p "$dir"
+	objs=
+	for s in $LIBSRC; do
+		$cc -std=c11 $cflags $CPPFLAGS $PKG_CFLAGS -c \
+			"$SRCDIR/src/$s.c" -o "$dir/$s.o"
+		objs="$objs $dir/$s.o"
+	done
+	rm -f "$dir/libfuzzccsfs.a"
+	ar rcs "$dir/libfuzzccsfs.a" $objs
+	if [ -n "$main" ]; then
+		$cc -std=c11 $cflags $CPPFLAGS -c "$main" -o "$dir/replay_main.o"
+		main="$dir/replay_main.o"
+	fi
+	for t in $TARGETS; do
+		$cc -std=c11 $cflags $CPPFLAGS $PKG_CFLAGS -c \
+			"$SRCDIR/fuzz/fuzz_$t.c" -o "$dir/fuzz_$t.o"
+		$cc $cflags $ldflags -o "$dir/fuzz_$t" "$dir/fuzz_$t.o" $main \
+			"$dir/libfuzzccsfs.a" $PKG_LIBS -pthread
+	done
+}
+
+cmd=${1:-build}
+[ $# -gt 0 ] && shift
+case $cmd in
+build)
+	[ $# -gt 0 ] && TARGETS="$*"
+	san="-fsanitize=address,undefined -fno-sanitize-recover=all"
+	build_set "$OUT/bin" "$CLANG" "-g -O1 -fno-omit-frame-pointer $san -fsanitize=fuzzer-no-link" \
+		"-fsanitize=fuzzer" ""
+	echo "built: $OUT/bin/fuzz_{$(echo $TARGETS | tr ' ' ,)}"
+	;;
+run)
+	secs=${1:?usage: build.sh run SECONDS [TARGET...]}
+	shift
+	[ $# -gt 0 ] && TARGETS="$*"
+	[ -x "$OUT/bin/fuzz_archive" ] || "$0" build
+	status=0
+	for t in $TARGETS; do
+		work="$OUT/corpus/$t" art="$OUT/artifacts/$t"
+		mkdir -p "$work" "$art"
+		seeds=
+		for d in "$SRCDIR/fuzz/corpus/$t" "$SRCDIR/fuzz/regressions/$t"; do
+			[ -d "$d" ] && seeds="$seeds $d"
+		done
+		echo "== fuzz_$t for ${secs}s"
+		# New inputs go to $work (the first directory), never to the
+		# committed corpora.
+		if ! UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+		     "$OUT/bin/fuzz_$t" -max_total_time="$secs" -rss_limit_mb=2048 \
+			-max_len="$(max_len "$t")" -timeout=25 -print_final_stats=1 \
+			-artifact_prefix="$art/" $FUZZ_ARGS "$work" $seeds \
+			2>"$OUT/fuzz_$t.log"; then
+			echo "fuzz_$t FAILED: see $OUT/fuzz_$t.log and $art/" >&2
+			tail -n 40 "$OUT/fuzz_$t.log" >&2
+			status=1
+		fi
+		grep -E '^#[0-9]+ +DONE|stat::number_of_executed_units' "$OUT/fuzz_$t.log" || true
+	done
+	exit $status
+	;;
+replay)
+	[ $# -gt 0 ] && TARGETS="$*"
+	build_set "$OUT/replay" "$REPLAY_CC" "-g -O1 $REPLAY_SAN" "" \
+		"$SRCDIR/fuzz/replay_main.c"
+	status=0
+	for t in $TARGETS; do
+		set --
+		for d in "$SRCDIR/fuzz/corpus/$t" "$SRCDIR/fuzz/regressions/$t"; do
+			[ -d "$d" ] && set -- "$@" "$d"
+		done
+		ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+			"$OUT/replay/fuzz_$t" "$@" || status=1
+	done
+	exit $status
+	;;
+*)
+	sed -n '2,17p' "$0" >&2
+	exit 2
+	;;
+esac
