@@ -4,11 +4,13 @@
  *   ccsgen broken FILE [--raw RAWDIR]    an archive of broken members
  *   ccsgen full DIR [--members N] [--level L]   the benchmark-sized disc
  *   ccsgen ccs OUT [--version V]         one CCSF file with every kind
+ *   ccsgen dbmod DIR                     DBnnMOD.BIN model databases
  *
  * Output is deterministic: every choice comes from fixed seeds, so the
  * same command writes the same bytes on every run and machine.
  */
 #include "ccsw.h"
+#include "dbw.h"
 #include "gzw.h"
 
 #include <errno.h>
@@ -928,10 +930,49 @@ static void make_disc_dirs(const char *dir)
 
 /* ---- commands ---- */
 
+/* ---- DBnnMOD.BIN model databases ---- */
+
+static void write_db(const char *dir, const char *name, uint8_t *p,
+		     size_t len)
+{
+	if (!p)
+		die("out of memory");
+	char *path = xasprintf("%s/%s", dir, name);
+	write_file(path, p, len);
+	free(path);
+	free(p);
+}
+
+/* DB22: every face kind; DB23: the same, its _at fields counted from the
+ * table's end; DB24: broken models among good ones; DB08: named like a
+ * database, no magic (as on the disc). */
+static int cmd_dbmod(const char *dir)
+{
+	size_t len;
+	make_dirs(dir);
+	write_db(dir, "DB22MOD.BIN", dbw_every_kind(DBW_FROM_MODEL, &len), len);
+	write_db(dir, "DB23MOD.BIN", dbw_every_kind(DBW_FROM_TABLE_END, &len),
+		 len);
+	write_db(dir, "DB24MOD.BIN", dbw_broken(&len), len);
+	write_db(dir, "DB08MOD.BIN", dbw_no_magic(&len), len);
+	return 0;
+}
+
+static void sample_dbmod(const char *dir)
+{
+	size_t len;
+	char *data = xasprintf("%s/DATA", dir);
+	write_db(data, "DB22MOD.BIN", dbw_every_kind(DBW_FROM_MODEL, &len),
+		 len);
+	write_db(data, "DB08MOD.BIN", dbw_no_magic(&len), len);
+	free(data);
+}
+
 static int cmd_sample(const char *dir, const char *raw)
 {
 	make_disc_dirs(dir);
 	write_plain_files(dir, 64 * 1024);
+	sample_dbmod(dir);
 	struct rng r = { 0x5a3d1e };
 	struct archive_out ao;
 
@@ -1299,6 +1340,10 @@ static void usage(FILE *to)
 	      "      the benchmark disc (default 1000 members, level 1)\n"
 	      "  ccsgen ccs OUT [--version V]\n"
 	      "      one uncompressed CCSF file with every kind (V: 0x100)\n"
+	      "  ccsgen dbmod DIR\n"
+	      "      DB22MOD.BIN (every face kind), DB23MOD.BIN (offsets from\n"
+	      "      the table's end), DB24MOD.BIN (broken models), DB08MOD.BIN\n"
+	      "      (no magic)\n"
 	      "--raw also writes each member's inflated bytes to\n"
 	      "RAWDIR/<archive>/<member folder name>.ccs\n", to);
 }
@@ -1347,6 +1392,8 @@ int main(int argc, char **argv)
 		return cmd_full(target, (unsigned)members, (int)level);
 	if (!strcmp(cmd, "ccs"))
 		return cmd_ccs(target, (uint16_t)version);
+	if (!strcmp(cmd, "dbmod"))
+		return cmd_dbmod(target);
 	usage(stderr);
 	return 2;
 }

@@ -473,7 +473,7 @@ static void short_f_obj(void **state)
 
 static void check_float(float f)
 {
-	char want[64], got[CUTSCENE_FLOAT_MAX];
+	char want[64], got[NUMFMT_FLOAT_MAX];
 	snprintf(want, sizeof want, "%.9g", (double)f);
 	size_t n = numfmt_float(f, got);
 	assert_int_equal(n, strlen(got));
@@ -501,7 +501,7 @@ static void floats_as_printf(void **state)
 	};
 	for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
 		check_float(fixed[i]);
-	char got[CUTSCENE_FLOAT_MAX];
+	char got[NUMFMT_FLOAT_MAX];
 	numfmt_float(0.0f / 0.0f, got);
 	assert_true(strcmp(got, "nan") == 0 || strcmp(got, "-nan") == 0);
 	/* Every exponent, random mantissas. */
