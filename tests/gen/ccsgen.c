@@ -932,9 +932,12 @@ static void make_disc_dirs(const char *dir)
 
 /* ---- DBnnMOD.BIN model databases ---- */
 
-static void write_db(const char *dir, const char *name, uint8_t *p,
-		     size_t len)
+/* Writes a database dbw made (NULL: out of memory) and frees it. */
+static void write_db(const char *dir, const char *name,
+		     uint8_t *(*make)(size_t *len))
 {
+	size_t len;
+	uint8_t *p = make(&len);
 	if (!p)
 		die("out of memory");
 	char *path = xasprintf("%s/%s", dir, name);
@@ -943,28 +946,34 @@ static void write_db(const char *dir, const char *name, uint8_t *p,
 	free(p);
 }
 
+static uint8_t *db_from_model(size_t *len)
+{
+	return dbw_every_kind(DBW_FROM_MODEL, len);
+}
+
+static uint8_t *db_from_table_end(size_t *len)
+{
+	return dbw_every_kind(DBW_FROM_TABLE_END, len);
+}
+
 /* DB22: every face kind; DB23: the same, its _at fields counted from the
  * table's end; DB24: broken models among good ones; DB08: named like a
  * database, no magic (as on the disc). */
 static int cmd_dbmod(const char *dir)
 {
-	size_t len;
 	make_dirs(dir);
-	write_db(dir, "DB22MOD.BIN", dbw_every_kind(DBW_FROM_MODEL, &len), len);
-	write_db(dir, "DB23MOD.BIN", dbw_every_kind(DBW_FROM_TABLE_END, &len),
-		 len);
-	write_db(dir, "DB24MOD.BIN", dbw_broken(&len), len);
-	write_db(dir, "DB08MOD.BIN", dbw_no_magic(&len), len);
+	write_db(dir, "DB22MOD.BIN", db_from_model);
+	write_db(dir, "DB23MOD.BIN", db_from_table_end);
+	write_db(dir, "DB24MOD.BIN", dbw_broken);
+	write_db(dir, "DB08MOD.BIN", dbw_no_magic);
 	return 0;
 }
 
 static void sample_dbmod(const char *dir)
 {
-	size_t len;
 	char *data = xasprintf("%s/DATA", dir);
-	write_db(data, "DB22MOD.BIN", dbw_every_kind(DBW_FROM_MODEL, &len),
-		 len);
-	write_db(data, "DB08MOD.BIN", dbw_no_magic(&len), len);
+	write_db(data, "DB22MOD.BIN", db_from_model);
+	write_db(data, "DB08MOD.BIN", dbw_no_magic);
 	free(data);
 }
 
