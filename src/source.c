@@ -13,15 +13,27 @@
 #include <unistd.h>
 
 #include "archive.h"
+#include "dbdir.h"
 #include "iso.h"
 #include "log.h"
 #include "member.h"
 #include "source.h"
 
-/* Reads a file's first sector and asks whether it opens an archive. */
-static int probe_file(const char *path, bool *is_archive)
+enum file_kind_found { FOUND_PLAIN, FOUND_ARCHIVE, FOUND_DBMOD };
+
+static enum file_kind_found kind_of_sector(const uint8_t *p, size_t len)
 {
-	*is_archive = false;
+	if (archive_probe(p, len))
+		return FOUND_ARCHIVE;
+	if (dbdir_probe(p, len))
+		return FOUND_DBMOD;
+	return FOUND_PLAIN;
+}
+
+/* Reads a file's first sector and tells what it is by its content. */
+static int probe_file(const char *path, enum file_kind_found *kind)
+{
+	*kind = FOUND_PLAIN;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
@@ -30,7 +42,7 @@ static int probe_file(const char *path, bool *is_archive)
 	int rc = got < 0 ? -errno : 0;
 	close(fd);
 	if (got > 0)
-		*is_archive = archive_probe(sector, (size_t)got);
+		*kind = kind_of_sector(sector, (size_t)got);
 	return rc;
 }
 
@@ -56,12 +68,14 @@ static void add_host_entry(struct dir_builder *b, const char *dirpath,
 	}
 	if (!S_ISREG(st.st_mode))
 		return;
-	bool is_archive = false;
-	int rc = probe_file(path, &is_archive);
+	enum file_kind_found kind;
+	int rc = probe_file(path, &kind);
 	if (rc < 0)
 		log_error("%s: %s", path, strerror(-rc));
-	if (is_archive)
+	if (kind == FOUND_ARCHIVE)
 		archive_dir_add(b, name, st.st_mtime, path, NULL);
+	else if (kind == FOUND_DBMOD)
+		dbdir_add(b, name, st.st_mtime, path, NULL);
 	else
 		dir_add_host_file(b, name, st.st_mtime, path,
 				  (uint64_t)st.st_size);
@@ -109,16 +123,17 @@ static struct iso_dir *iso_dir_new(struct fs *fs, struct iso_image *img,
 	return d->path ? d : NULL;
 }
 
-/* Reads a disc file's first sector and asks whether it opens an archive. */
-static bool probe_blob(const struct blob *blob, const char *path)
+/* Reads a disc file's first sector and tells what it is. */
+static enum file_kind_found probe_blob(const struct blob *blob,
+				       const char *path)
 {
 	uint8_t sector[ARCHIVE_SECTOR];
 	ssize_t got = blob_read(blob, sector, sizeof sector, 0);
 	if (got < 0) {
 		log_error("%s: %s", path, strerror((int)-got));
-		return false;
+		return FOUND_PLAIN;
 	}
-	return got > 0 && archive_probe(sector, (size_t)got);
+	return got > 0 ? kind_of_sector(sector, (size_t)got) : FOUND_PLAIN;
 }
 
 static void add_iso_entry(struct dir_builder *b, const struct iso_dir *parent,
@@ -143,8 +158,11 @@ static void add_iso_entry(struct dir_builder *b, const struct iso_dir *parent,
 			  PRIu64 " bytes shown", path, e->size,
 			  e->recorded_size);
 	struct blob blob = iso_blob(parent->img, e);
-	if (probe_blob(&blob, path))
+	enum file_kind_found kind = probe_blob(&blob, path);
+	if (kind == FOUND_ARCHIVE)
 		archive_dir_add(b, e->name, e->mtime, path, &blob);
+	else if (kind == FOUND_DBMOD)
+		dbdir_add(b, e->name, e->mtime, path, &blob);
 	else
 		dir_add_blob_file(b, e->name, e->mtime, &blob);
 }
@@ -237,24 +255,28 @@ int source_open(struct fs *fs, const char *path, char *err, size_t errlen)
 			 "archive", path);
 		return -EINVAL;
 	}
-	bool is_iso = false, is_archive = false;
+	bool is_iso = false;
+	enum file_kind_found kind = FOUND_PLAIN;
 	int rc = probe_iso(path, &is_iso);
 	if (rc == 0 && is_iso)
 		return open_iso_source(fs, path, st.st_mtime, err, errlen);
 	if (rc == 0)
-		rc = probe_file(path, &is_archive);
+		rc = probe_file(path, &kind);
 	if (rc < 0) {
 		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
 		return rc;
 	}
-	if (!is_archive) {
+	if (kind == FOUND_PLAIN) {
 		snprintf(err, errlen, "%s: neither an ISO 9660 image (no volume "
 			 "descriptor at sector 16) nor a game archive (its first "
-			 "sector does not open a gzip member)", path);
+			 "sector does not open a gzip member) nor a model "
+			 "database (0xc0de0001)", path);
 		return -EINVAL;
 	}
 	char *abs = realpath(path, NULL);
-	fs->root = archive_dir_root(fs, st.st_mtime, abs ? abs : path);
+	fs->root = kind == FOUND_ARCHIVE ?
+		   archive_dir_root(fs, st.st_mtime, abs ? abs : path) :
+		   dbdir_root(fs, st.st_mtime, abs ? abs : path);
 	free(abs);
 	return fs->root ? 0 : -ENOMEM;
 }
