@@ -12,7 +12,7 @@ mnt=$work/mnt
 "$CCSGEN" sample "$disc" >/dev/null || { echo "Bail out! ccsgen"; exit 1; }
 check "mounts the sample disc" mount_ccsfs "$disc" "$mnt"
 
-find "$mnt" -name model.obj -o -name hit.obj | sort >"$work/objs"
+find "$mnt/DATA/DATA.BIN" "$mnt/STREAM" -name model.obj -o -name hit.obj | sort >"$work/objs"
 check_eq "every model object has model.obj" \
 	"$(find "$mnt" -path '*/MDL_*/model.bin' | wc -l)" "$(grep -c '/model\.obj$' "$work/objs")"
 check "hit objects have hit.obj" test "$(grep -c '/hit\.obj$' "$work/objs")" -gt 0
@@ -117,7 +117,7 @@ check_eq "every OBJ has the raw chunk's vertices; assimp loads it with its trian
 check "most OBJ files were counted (all but skin models)" test "$counted" -gt 20
 
 missing=""
-for mtl in $(find "$mnt" -name model.mtl); do
+for mtl in $(find "$mnt/DATA/DATA.BIN" "$mnt/STREAM" -name model.mtl); do
 	for tex in $(sed -n 's/^map_Kd //p' "$mtl"); do
 		[ -f "$(dirname "$mtl")/$tex" ] || missing="$missing $mtl:$tex"
 	done
