@@ -348,6 +348,35 @@ static bool names_object(uint16_t kind)
 	return kind == CCSF_F_NOTE || ccsf_kind_has_object(kind);
 }
 
+/* One record's line: frame, kind, object, fields. */
+static void record_line(struct strbuf *out, const struct ccsf_scene *s,
+			bool in_frame, int32_t frame, uint16_t kind,
+			const uint8_t *p, size_t plen, object_name_fn object_name,
+			void *ctx)
+{
+	if (kind == CCSF_TOP && plen >= 4) {
+		sb_printf(out, "%" PRId32 " top - frame=%" PRId32 "\n", frame,
+			  frame);
+		return;
+	}
+	if (in_frame)
+		sb_printf(out, "%" PRId32 " ", frame);
+	else
+		sb_puts(out, "- ");
+	const char *name = ccsf_kind_name(kind);
+	if (name)
+		sb_printf(out, "%s ", name);
+	else
+		sb_printf(out, "0x%04x ", kind);
+	bool named = names_object(kind) && plen >= 4;
+	if (named)
+		put_object(out, s, rd_u32le(p), object_name, ctx);
+	else
+		sb_puts(out, "-");
+	record_fields(out, kind, p, plen, named);
+	sb_puts(out, "\n");
+}
+
 int cutscene_frames_text(const struct ccsf_scene *s, const uint8_t *data,
 			 size_t len, object_name_fn object_name, void *ctx,
 			 struct strbuf *out)
@@ -363,30 +392,57 @@ int cutscene_frames_text(const struct ccsf_scene *s, const uint8_t *data,
 		if (c->kind == CCSF_TOP && plen >= 4) {
 			frame = (int32_t)rd_u32le(p);
 			in_frame = true;
-			sb_printf(out, "%" PRId32 " top - frame=%" PRId32 "\n",
-				  frame, frame);
-			continue;
 		}
-		if (in_frame)
-			sb_printf(out, "%" PRId32 " ", frame);
-		else
-			sb_puts(out, "- ");
-		const char *kind = ccsf_kind_name(c->kind);
-		if (kind)
-			sb_printf(out, "%s ", kind);
-		else
-			sb_printf(out, "0x%04x ", c->kind);
-		bool named = names_object(c->kind) && plen >= 4;
-		if (named)
-			put_object(out, s, rd_u32le(p), object_name, ctx);
-		else
-			sb_puts(out, "-");
-		record_fields(out, c->kind, p, plen, named);
-		sb_puts(out, "\n");
+		record_line(out, s, in_frame, frame, c->kind, p, plen,
+			    object_name, ctx);
 	}
 	if (s->error[0])
 		sb_printf(out, "# error: at 0x%zx: %s\n", s->error_offset,
 			  s->error);
+	return out->failed ? -ENOMEM : 0;
+}
+
+/* An Anime chunk holds frame records of its own after three words
+ * (object, frames, words): the same lines as frames.txt. */
+int cutscene_anime_text(const struct ccsf_scene *s, const uint8_t *data,
+			size_t len, uint32_t chunk, object_name_fn object_name,
+			void *ctx, struct strbuf *out)
+{
+	size_t plen;
+	const uint8_t *p = chunk < s->chunk_count ?
+			   chunk_payload(&s->chunks[chunk], data, len, &plen) : NULL;
+	if (!p || plen < 12) {
+		sb_puts(out, "# error: the chunk is too short for its header\n");
+		return out->failed ? -ENOMEM : 0;
+	}
+	sb_puts(out, "# anime ");
+	put_object(out, s, rd_u32le(p), object_name, ctx);
+	sb_printf(out, " frames=%" PRIu32 " words=%" PRIu32 "\n",
+		  rd_u32le(p + 4), rd_u32le(p + 8));
+	bool in_frame = false;
+	int32_t frame = 0;
+	for (size_t off = 12; off < plen;) {
+		if (plen - off < CCSF_CHUNK_HEADER) {
+			sb_printf(out, "# error: %zu bytes left, less than a "
+				  "record header\n", plen - off);
+			break;
+		}
+		uint16_t kind = rd_u16le(p + off);
+		uint64_t rlen = 4 * (uint64_t)rd_u32le(p + off + 4);
+		if (rlen > plen - off - CCSF_CHUNK_HEADER) {
+			sb_printf(out, "# error: record of kind 0x%04x at +%zu "
+				  "runs past the chunk\n", kind, off);
+			break;
+		}
+		const uint8_t *rp = p + off + CCSF_CHUNK_HEADER;
+		if (kind == CCSF_TOP && rlen >= 4) {
+			frame = (int32_t)rd_u32le(rp);
+			in_frame = true;
+		}
+		record_line(out, s, in_frame, frame, kind, rp, (size_t)rlen,
+			    object_name, ctx);
+		off += CCSF_CHUNK_HEADER + (size_t)rlen;
+	}
 	return out->failed ? -ENOMEM : 0;
 }
 

@@ -66,6 +66,13 @@ int cutscene_frames_text(const struct ccsf_scene *s, const uint8_t *data,
 			 void *ctx, struct strbuf *out);
 
 /* True when `object` has at least one F_Obj record. */
+/* anime.txt: the records of Anime chunk number `chunk` of the scene,
+ * one line each as in frames.txt.  Returns 0 or -ENOMEM. */
+int cutscene_anime_text(const struct ccsf_scene *s, const uint8_t *data,
+			size_t len, uint32_t chunk,
+			const char *(*object_name)(void *ctx, uint32_t index),
+			void *ctx, struct strbuf *out);
+
 bool cutscene_has_track(const struct ccsf_scene *s, uint32_t object);
 
 /* Every object with an F_Obj record, ascending, each once; *objects is

@@ -298,6 +298,25 @@ static int produce_track_text(struct fs *fs, struct node *n, uint8_t **data,
 	return sb_finish(&sb, data, len);
 }
 
+static int produce_anime_text(struct fs *fs, struct node *n, uint8_t **data,
+			      size_t *len)
+{
+	struct member *m = n->u.made.ctx;
+	struct cache_ref ref;
+	int rc = member_bytes(fs, m, &ref);
+	if (rc < 0)
+		return rc;
+	struct strbuf sb = STRBUF_INIT;
+	rc = cutscene_anime_text(member_scene(m), ref.data, ref.len,
+				 n->u.made.arg, object_name_cb, m, &sb);
+	cache_put(fs->cache, &ref);
+	if (rc < 0) {
+		sb_free(&sb);
+		return rc;
+	}
+	return sb_finish(&sb, data, len);
+}
+
 /* Why the object's made files could not be made, found while listing. */
 struct object_errors {
 	struct strbuf text;
@@ -393,6 +412,10 @@ static void add_chunk_files(struct dir_builder *b,
 		if (chunk_text_has(c->kind)) {
 			snprintf(name, sizeof name, "%s.txt", base);
 			dir_add_made(b, name, t, produce_chunk_text, ob->m,
+				     ob->chunks[i]);
+		} else if (c->kind == CCSF_ANIME) {
+			snprintf(name, sizeof name, "%s.txt", base);
+			dir_add_made(b, name, t, produce_anime_text, ob->m,
 				     ob->chunks[i]);
 		}
 	}

@@ -50,7 +50,9 @@ check "texture object folder has raw and text" test -f "$d/xasc00/TEX_xasc00/tex
 tex_chunk=$(ls "$d/xasc00/chunks/" | grep -- '-texture-TEX_xasc00.bin$' | head -n 1)
 check "object .bin equals its chunk" cmp "$d/xasc00/TEX_xasc00/texture.bin" "$d/xasc00/chunks/$tex_chunk"
 check "texture.txt says its kind" grep -qx 'kind: 0x0300 (texture)' "$d/xasc00/TEX_xasc00/texture.txt"
-check "kinds without a decoder have no .txt" sh -c "! ls '$d'/*/*/anime.txt 2>/dev/null | grep -q ."
+check "kinds without a known layout have no .txt" sh -c "! ls '$d'/*/*/particle.txt '$d'/*/*/eff.txt 2>/dev/null | grep -q ."
+check "anime.txt decodes an Anime chunk's records, frame by frame" sh -c \
+	"grep -q '^1 f_obj OBJ_chr000_n0 pos=2,0,1 ' '$d/chr000/ANM_chr000/anime.txt'"
 check "Shift-JIS names become UTF-8" test -d "$d/framebuf/FBR_描画領域"
 check "a / in a name is escaped" test -d "$d/names/DMY_a%2Fb"
 check "a repeated name gets ~index" test -d "$d/names/DMY_twin~6"
