@@ -105,6 +105,23 @@ int member_bytes(struct fs *fs, struct member *m, struct cache_ref *ref)
 	return cache_get(fs->cache, m->dir->ino, member_fill, &call, ref);
 }
 
+int member_text(struct fs *fs, struct member *m, uint32_t arg,
+		member_text_fn fn, uint8_t **data, size_t *len)
+{
+	struct cache_ref ref;
+	int rc = member_bytes(fs, m, &ref);
+	if (rc < 0)
+		return rc;
+	struct strbuf sb = STRBUF_INIT;
+	rc = fn(m, ref.data, ref.len, arg, &sb);
+	cache_put(fs->cache, &ref);
+	if (rc < 0) {
+		sb_free(&sb);
+		return rc;
+	}
+	return sb_finish(&sb, data, len);
+}
+
 static bool member_intact(struct fs *fs, struct member *m)
 {
 	pthread_mutex_lock(&fs->lock);
@@ -475,22 +492,17 @@ static const char *name_of(void *ctx, uint32_t index)
 	return member_object_name(ctx, index);
 }
 
+static int frames_text(struct member *m, const uint8_t *data, size_t len,
+		       uint32_t arg, struct strbuf *out)
+{
+	(void)arg;
+	return cutscene_frames_text(&m->scene, data, len, name_of, m, out);
+}
+
 static int produce_frames_text(struct fs *fs, struct node *n, uint8_t **data,
 			       size_t *len)
 {
-	struct member *m = n->u.made.ctx;
-	struct cache_ref ref;
-	int rc = member_bytes(fs, m, &ref);
-	if (rc < 0)
-		return rc;
-	struct strbuf sb = STRBUF_INIT;
-	rc = cutscene_frames_text(&m->scene, ref.data, ref.len, name_of, m, &sb);
-	cache_put(fs->cache, &ref);
-	if (rc < 0) {
-		sb_free(&sb);
-		return rc;
-	}
-	return sb_finish(&sb, data, len);
+	return member_text(fs, n->u.made.ctx, 0, frames_text, data, len);
 }
 
 static int add_cutscene_files(struct fs *fs, struct member *m,

@@ -14,6 +14,7 @@
 
 #include "blob.h"
 #include "ccsf.h"
+#include "strbuf.h"
 #include "tree.h"
 
 /* Adds the directory of an archive that is the host file `path` (fd -1:
@@ -36,6 +37,13 @@ int member_view_open(struct fs *fs, struct node *view);
 /* A member's inflated bytes (possibly what inflated before a fault), by
  * reference, through the cache. */
 int member_bytes(struct fs *fs, struct member *m, struct cache_ref *ref);
+
+/* Text made from a member's bytes: the shape every text producer shares.
+ * fn appends to out and returns 0 or a negative errno. */
+typedef int (*member_text_fn)(struct member *m, const uint8_t *data,
+			      size_t len, uint32_t arg, struct strbuf *out);
+int member_text(struct fs *fs, struct member *m, uint32_t arg,
+		member_text_fn fn, uint8_t **data, size_t *len);
 
 /* What the walk and naming learnt, for object folders and their
  * producers; valid once the member's folder is populated. */

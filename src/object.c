@@ -44,26 +44,22 @@ static int chunk_bytes(struct fs *fs, struct member *m, uint32_t chunk,
 	return 0;
 }
 
+static int chunk_text_of(struct member *m, const uint8_t *data, size_t len,
+			 uint32_t chunk, struct strbuf *out)
+{
+	const struct ccsf_chunk *c = &member_scene(m)->chunks[chunk];
+	if ((uint64_t)c->offset + c->length > len)
+		return -EIO;
+	struct chunk_text_ctx ctx = { member_scene(m)->version,
+				      object_name_cb, m };
+	return chunk_text(data + c->offset, c->length, &ctx, out);
+}
+
 static int produce_chunk_text(struct fs *fs, struct node *n, uint8_t **data,
 			      size_t *len)
 {
-	struct member *m = n->u.made.ctx;
-	struct cache_ref ref;
-	const uint8_t *p;
-	size_t plen;
-	int rc = chunk_bytes(fs, m, n->u.made.arg, &ref, &p, &plen);
-	if (rc < 0)
-		return rc;
-	struct chunk_text_ctx ctx = { member_scene(m)->version,
-				      object_name_cb, m };
-	struct strbuf sb = STRBUF_INIT;
-	rc = chunk_text(p, plen, &ctx, &sb);
-	cache_put(fs->cache, &ref);
-	if (rc < 0) {
-		sb_free(&sb);
-		return rc;
-	}
-	return sb_finish(&sb, data, len);
+	return member_text(fs, n->u.made.ctx, n->u.made.arg, chunk_text_of,
+			   data, len);
 }
 
 /* The first chunk of a kind an object owns, in the setup section. */
@@ -279,42 +275,31 @@ static int produce_hit_obj(struct fs *fs, struct node *n, uint8_t **data,
 }
 
 /* The object's F_Obj transforms over the frames. */
+static int track_text(struct member *m, const uint8_t *data, size_t len,
+		      uint32_t object, struct strbuf *out)
+{
+	return cutscene_track_text(member_scene(m), data, len, object, out);
+}
+
 static int produce_track_text(struct fs *fs, struct node *n, uint8_t **data,
 			      size_t *len)
 {
-	struct member *m = n->u.made.ctx;
-	struct cache_ref ref;
-	int rc = member_bytes(fs, m, &ref);
-	if (rc < 0)
-		return rc;
-	struct strbuf sb = STRBUF_INIT;
-	rc = cutscene_track_text(member_scene(m), ref.data, ref.len,
-				 n->u.made.arg, &sb);
-	cache_put(fs->cache, &ref);
-	if (rc < 0) {
-		sb_free(&sb);
-		return rc;
-	}
-	return sb_finish(&sb, data, len);
+	return member_text(fs, n->u.made.ctx, n->u.made.arg, track_text, data,
+			   len);
+}
+
+static int anime_text(struct member *m, const uint8_t *data, size_t len,
+		      uint32_t chunk, struct strbuf *out)
+{
+	return cutscene_anime_text(member_scene(m), data, len, chunk,
+				   object_name_cb, m, out);
 }
 
 static int produce_anime_text(struct fs *fs, struct node *n, uint8_t **data,
 			      size_t *len)
 {
-	struct member *m = n->u.made.ctx;
-	struct cache_ref ref;
-	int rc = member_bytes(fs, m, &ref);
-	if (rc < 0)
-		return rc;
-	struct strbuf sb = STRBUF_INIT;
-	rc = cutscene_anime_text(member_scene(m), ref.data, ref.len,
-				 n->u.made.arg, object_name_cb, m, &sb);
-	cache_put(fs->cache, &ref);
-	if (rc < 0) {
-		sb_free(&sb);
-		return rc;
-	}
-	return sb_finish(&sb, data, len);
+	return member_text(fs, n->u.made.ctx, n->u.made.arg, anime_text, data,
+			   len);
 }
 
 /* Why the object's made files could not be made, found while listing. */
