@@ -1,6 +1,8 @@
 /* fuzz_gzip.c - one gzip member at the start of the input: its header,
  * then inflation on a memfd blob, keeping the bytes under small max_out
- * caps and checking only. */
+ * caps and checking only.  Every inflation runs twice, with libdeflate
+ * (when configure found it) and with zlib alone, and the two must agree
+ * on everything a caller sees. */
 #include "config.h"
 
 #include <stdint.h>
@@ -11,20 +13,49 @@
 #include "fuzz_common.h"
 #include "gzip.h"
 
-static void inflate_once(const struct blob *b, uint64_t extent, size_t max)
-{
-	uint8_t *out = NULL;
-	size_t len = 0;
+struct outcome {
+	int rc;
+	uint8_t *out;
+	size_t len;
 	struct gzip_result r;
-	int rc = gzip_inflate_member(b, 0, extent, max, &out, &len, &r);
-	if (len > max || (rc == 0 && r.error[0]) || (rc && !r.error[0]) ||
-	    !memchr(r.error, '\0', sizeof r.error))
+};
+
+static void run(const struct blob *b, uint64_t extent, size_t max,
+		bool keep, bool libdeflate, struct outcome *o)
+{
+	gzip_use_libdeflate(libdeflate);
+	o->out = NULL;
+	o->len = 0;
+	o->rc = gzip_inflate_member(b, 0, extent, max, keep ? &o->out : NULL,
+				    keep ? &o->len : NULL, &o->r);
+	if (o->len > max || (o->rc == 0 && o->r.error[0]) ||
+	    (o->rc && !o->r.error[0]) ||
+	    !memchr(o->r.error, '\0', sizeof o->r.error) ||
+	    (o->len && !o->out))
 		abort();
 	/* Touch every byte handed back, so ASan sees a short buffer. */
 	volatile uint8_t sum = 0;
-	for (size_t i = 0; i < len; i++)
-		sum ^= out[i];
-	free(out);
+	for (size_t i = 0; i < o->len; i++)
+		sum ^= o->out[i];
+	(void)sum;
+}
+
+static void inflate_both(const struct blob *b, uint64_t extent, size_t max,
+			 bool keep)
+{
+	struct outcome fast, slow;
+	run(b, extent, max, keep, true, &fast);
+	run(b, extent, max, keep, false, &slow);
+	if (fast.rc != slow.rc || fast.len != slow.len ||
+	    (fast.len && memcmp(fast.out, slow.out, fast.len)))
+		abort();
+	if (fast.rc == 0 &&
+	    (fast.r.compressed != slow.r.compressed ||
+	     fast.r.crc != slow.r.crc || fast.r.isize != slow.r.isize ||
+	     fast.r.padding_clean != slow.r.padding_clean))
+		abort();
+	free(fast.out);
+	free(slow.out);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -37,15 +68,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (fd < 0)
 		return 0;
 	struct blob b = { fd, 0, size };
-	inflate_once(&b, size, 64u << 10);
-	inflate_once(&b, size, 100);
-	inflate_once(&b, size, 0);
+	inflate_both(&b, size, 64u << 10, true);
+	inflate_both(&b, size, 100, true);
+	inflate_both(&b, size, 0, true);
 	/* An extent shorter than the bytes, as when the scan found a
 	 * (false) next member inside this one. */
 	if (size > 16)
-		inflate_once(&b, size / 2, 64u << 10);
-	struct gzip_result r;
-	(void)gzip_inflate_member(&b, 0, size, 1u << 20, NULL, NULL, &r);
+		inflate_both(&b, size / 2, 64u << 10, true);
+	inflate_both(&b, size, 1u << 20, false);
+	gzip_use_libdeflate(true);
 	close(fd);
 	return 0;
 }

@@ -45,8 +45,11 @@ static void walk(struct iso_image *img, const struct iso_entry *dir,
 		return;
 	for (size_t i = 0; i < l.count; i++) {
 		const struct iso_entry *e = &l.entries[i];
-		if (e->offset + e->size > iso_image_size(img) || !e->name[0] ||
-		    strchr(e->name, '/'))
+		/* An extent past the end is listed with size 0 (clipped). */
+		if ((e->size && e->offset + e->size > iso_image_size(img)) ||
+		    (e->size < e->recorded_size && !e->clipped) ||
+		    !e->name[0] || strchr(e->name, '/') ||
+		    !strcmp(e->name, ".") || !strcmp(e->name, ".."))
 			abort();
 		if (e->is_dir) {
 			walk(img, e, depth + 1, visits);
