@@ -849,10 +849,11 @@ static const struct field pcm_fields[] = {
 	FS(FT_U32, "block_words", SV_COUNT2), END
 };
 static const struct field top_fields[] = { F(FT_S32, "frame"), END };
+/* CCSTRM_FSET_OBJ's names, as frames.txt and track.txt use them. */
 static const struct field f_obj_fields[] = {
-	F(FT_OBJ, "object"), F(FT_U32, "unused"), F(FT_VEC3, "pos"),
-	F(FT_VEC3, "rot"), F(FT_VEC3, "scale"), F(FT_F32, "transparency"),
-	F(FT_HEX32, "flags"), END
+	F(FT_OBJ, "object"), F(FT_HEX32, "flag"), F(FT_VEC3, "pos"),
+	F(FT_VEC3, "rot"), F(FT_VEC3, "scale"), F(FT_F32, "tp"),
+	F(FT_HEX32, "dispSW"), END
 };
 static const struct field f_note_fields[] = {
 	F(FT_OBJ, "object"), F(FT_HEX32, "event"), F(FT_U32, "param"), END

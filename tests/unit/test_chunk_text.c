@@ -942,12 +942,12 @@ static void test_frame_records(void **state)
 		"size: 13\n"
 		"length: 60\n"
 		"object: 6 (OBJ_kite)\n"
-		"unused: 0\n"
+		"flag: 0x00000000\n"
 		"pos: -1.5 -0.5 0.5\n"
 		"rot: 1.5 2.5 3.5\n"
 		"scale: 4.5 5.5 6.5\n"
-		"transparency: 1\n"
-		"flags: 0x00000001\n");
+		"tp: 1\n"
+		"dispSW: 0x00000001\n");
 	every_length(&c, 0x100);
 
 	make_f_morpher(&c);
