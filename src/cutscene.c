@@ -377,25 +377,55 @@ static void record_line(struct strbuf *out, const struct ccsf_scene *s,
 	sb_puts(out, "\n");
 }
 
+/* Calls fn for each record of the frame section with the frame the
+ * latest Top opened (in_frame false before the first). */
+struct frame_record {
+	const struct ccsf_chunk *c;
+	const uint8_t *p;
+	size_t plen;
+	int32_t frame;
+	bool in_frame;
+};
+
+typedef void (*frame_record_fn)(const struct frame_record *r, void *arg);
+
+static void each_frame_record(const struct ccsf_scene *s, const uint8_t *data,
+			      size_t len, frame_record_fn fn, void *arg)
+{
+	struct frame_record r = { NULL, NULL, 0, 0, false };
+	for (uint32_t i = 0; i < s->chunk_count; i++) {
+		r.c = &s->chunks[i];
+		if (!r.c->in_frames ||
+		    !(r.p = chunk_payload(r.c, data, len, &r.plen)))
+			continue;
+		if (r.c->kind == CCSF_TOP && r.plen >= 4) {
+			r.frame = (int32_t)rd_u32le(r.p);
+			r.in_frame = true;
+		}
+		fn(&r, arg);
+	}
+}
+
+struct frames_arg {
+	const struct ccsf_scene *s;
+	object_name_fn object_name;
+	void *ctx;
+	struct strbuf *out;
+};
+
+static void frames_line(const struct frame_record *r, void *arg)
+{
+	struct frames_arg *a = arg;
+	record_line(a->out, a->s, r->in_frame, r->frame, r->c->kind, r->p,
+		    r->plen, a->object_name, a->ctx);
+}
+
 int cutscene_frames_text(const struct ccsf_scene *s, const uint8_t *data,
 			 size_t len, object_name_fn object_name, void *ctx,
 			 struct strbuf *out)
 {
-	bool in_frame = false;
-	int32_t frame = 0;
-	for (uint32_t i = 0; i < s->chunk_count; i++) {
-		const struct ccsf_chunk *c = &s->chunks[i];
-		size_t plen;
-		const uint8_t *p;
-		if (!c->in_frames || !(p = chunk_payload(c, data, len, &plen)))
-			continue;
-		if (c->kind == CCSF_TOP && plen >= 4) {
-			frame = (int32_t)rd_u32le(p);
-			in_frame = true;
-		}
-		record_line(out, s, in_frame, frame, c->kind, p, plen,
-			    object_name, ctx);
-	}
+	struct frames_arg a = { s, object_name, ctx, out };
+	each_frame_record(s, data, len, frames_line, &a);
 	if (s->error[0])
 		sb_printf(out, "# error: at 0x%zx: %s\n", s->error_offset,
 			  s->error);
@@ -496,39 +526,38 @@ int cutscene_track_objects(const struct ccsf_scene *s, uint32_t **objects,
 	return 0;
 }
 
+struct track_arg {
+	uint32_t object;
+	struct strbuf *out;
+};
+
+static void track_line(const struct frame_record *r, void *arg)
+{
+	struct track_arg *a = arg;
+	if (!is_track_record(r->c) || r->c->object != a->object || !a->object)
+		return;
+	if (r->plen < F_OBJ_BYTES) {
+		sb_printf(a->out, "# an f_obj record of %zu bytes, too short, "
+			  "at 0x%" PRIx32 "\n", r->plen, r->c->offset);
+		return;
+	}
+	if (r->in_frame)
+		sb_printf(a->out, "%" PRId32, r->frame);
+	else
+		sb_puts(a->out, "-");
+	for (int k = 0; k < 10; k++) {
+		sb_puts(a->out, " ");
+		sb_float(a->out, rd_f32le(r->p + 8 + 4 * k));
+	}
+	sb_puts(a->out, "\n");
+}
+
 int cutscene_track_text(const struct ccsf_scene *s, const uint8_t *data,
 			size_t len, uint32_t object, struct strbuf *out)
 {
 	sb_puts(out, "# frame pos_x pos_y pos_z rot_x rot_y rot_z "
 		"scale_x scale_y scale_z tp\n");
-	int32_t frame = 0;
-	bool in_frame = false;
-	for (uint32_t i = 0; i < s->chunk_count; i++) {
-		const struct ccsf_chunk *c = &s->chunks[i];
-		size_t plen;
-		const uint8_t *p;
-		if (!c->in_frames || !(p = chunk_payload(c, data, len, &plen)))
-			continue;
-		if (c->kind == CCSF_TOP && plen >= 4) {
-			frame = (int32_t)rd_u32le(p);
-			in_frame = true;
-		}
-		if (!is_track_record(c) || c->object != object || !object)
-			continue;
-		if (plen < F_OBJ_BYTES) {
-			sb_printf(out, "# an f_obj record of %zu bytes, too "
-				  "short, at 0x%" PRIx32 "\n", plen, c->offset);
-			continue;
-		}
-		if (in_frame)
-			sb_printf(out, "%" PRId32, frame);
-		else
-			sb_puts(out, "-");
-		for (int k = 0; k < 10; k++) {
-			sb_puts(out, " ");
-			sb_float(out, rd_f32le(p + 8 + 4 * k));
-		}
-		sb_puts(out, "\n");
-	}
+	struct track_arg a = { object, out };
+	each_frame_record(s, data, len, track_line, &a);
 	return out->failed ? -ENOMEM : 0;
 }
