@@ -30,7 +30,6 @@ struct member {
 	bool known;
 	int inflate_rc;
 	struct gzip_result gz;
-	size_t inflated_len;
 	/* What the walk learnt; written once by the populating thread. */
 	bool walked;
 	int walk_rc;
@@ -60,7 +59,7 @@ struct fill_call {
 };
 
 static void record_outcome(struct fs *fs, struct member *m, int rc,
-			   const struct gzip_result *r, size_t len)
+			   const struct gzip_result *r)
 {
 	pthread_mutex_lock(&fs->lock);
 	bool first = !m->known;
@@ -68,7 +67,6 @@ static void record_outcome(struct fs *fs, struct member *m, int rc,
 		m->known = true;
 		m->inflate_rc = rc;
 		m->gz = *r;
-		m->inflated_len = len;
 	}
 	pthread_mutex_unlock(&fs->lock);
 	if (first && rc < 0)
@@ -88,7 +86,7 @@ static int member_fill(void *ctx, uint8_t **data, size_t *len)
 			  m->ar->label, m->name);
 		return rc;
 	}
-	record_outcome(c->fs, m, rc, &r, *len);
+	record_outcome(c->fs, m, rc, &r);
 	if (rc == -EFBIG) {
 		free(*data);
 		*data = NULL;
@@ -519,7 +517,7 @@ static int add_cutscene_files(struct fs *fs, struct member *m,
 			  m->audio.problem);
 	if (m->audio.present)
 		dir_add_stream(b, "audio.wav", t, cutscene_wav_size(&m->audio),
-			       read_audio, m, 0);
+			       read_audio, m);
 	/* Every file ends its frame section with a Top; only scenes with
 	 * more than that have frames worth a file. */
 	if (m->scene.frame_chunk_count > 1)
@@ -624,7 +622,7 @@ static int verify_member(struct fs *fs, struct member *m)
 		snprintf(r.error, sizeof r.error, "inflates to more than %zu "
 			 "bytes", fs->max_member);
 	}
-	record_outcome(fs, m, rc, &r, rc == 0 ? r.isize : 0);
+	record_outcome(fs, m, rc, &r);
 	return 0;
 }
 

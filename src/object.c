@@ -302,10 +302,8 @@ static int produce_anime_text(struct fs *fs, struct node *n, uint8_t **data,
 			   len);
 }
 
-/* Why the object's made files could not be made, found while listing. */
-struct object_errors {
-	struct strbuf text;
-};
+/* Why the object's made files could not be made is found while listing,
+ * into one strbuf that becomes error.txt. */
 
 static int produce_object_errors(struct fs *fs, struct node *n,
 				 uint8_t **data, size_t *len)
@@ -320,10 +318,10 @@ static int produce_object_errors(struct fs *fs, struct node *n,
 	return 0;
 }
 
-static void note_error(struct object_errors *errs, struct member *m,
+static void note_error(struct strbuf *errs, struct member *m,
 		       uint32_t object, const char *file, const char *why)
 {
-	sb_printf(&errs->text, "%s: %s\n", file, why);
+	sb_printf(errs, "%s: %s\n", file, why);
 	log_error("%s: member %s: %s/%s: %s", member_archive(m),
 		  member_name(m), member_object_name(m, object), file, why);
 }
@@ -332,7 +330,7 @@ static void note_error(struct object_errors *errs, struct member *m,
  * once what will fail. */
 static void add_texture_pngs(struct dir_builder *b,
 			     const struct object_build *ob, uint32_t chunk,
-			     struct object_errors *errs)
+			     struct strbuf *errs)
 {
 	const struct ccsf_scene *s = member_scene(ob->m);
 	time_t t = member_mtime(ob->m);
@@ -359,7 +357,7 @@ static void add_texture_pngs(struct dir_builder *b,
 
 static void add_palette_png(struct dir_builder *b,
 			    const struct object_build *ob, uint32_t chunk,
-			    struct object_errors *errs)
+			    struct strbuf *errs)
 {
 	const struct ccsf_scene *s = member_scene(ob->m);
 	const struct ccsf_chunk *c = &s->chunks[chunk];
@@ -408,7 +406,7 @@ static void add_chunk_files(struct dir_builder *b,
 
 /* model.obj and model.mtl, or hit.obj; checked now like textures. */
 static void add_mesh(struct dir_builder *b, const struct object_build *ob,
-		     uint32_t chunk, struct object_errors *errs)
+		     uint32_t chunk, struct strbuf *errs)
 {
 	const struct ccsf_scene *s = member_scene(ob->m);
 	const struct ccsf_chunk *c = &s->chunks[chunk];
@@ -438,7 +436,7 @@ static void add_mesh(struct dir_builder *b, const struct object_build *ob,
  * and hit chunk it owns (the game keeps the first of a kind per object). */
 static void add_made_files(struct dir_builder *b,
 			   const struct object_build *ob,
-			   struct object_errors *errs)
+			   struct strbuf *errs)
 {
 	const struct ccsf_scene *s = member_scene(ob->m);
 	bool texture = false, clut = false, model = false, hit = false;
@@ -466,7 +464,7 @@ int object_populate(struct fs *fs, struct node *dir,
 {
 	struct dir_builder b;
 	dir_builder_init(&b, fs, dir);
-	struct object_errors errs = { STRBUF_INIT };
+	struct strbuf errs = STRBUF_INIT;
 	add_chunk_files(&b, ob);
 	add_made_files(&b, ob, &errs);
 	if (cutscene_has_track(member_scene(ob->m), ob->object))
@@ -478,14 +476,14 @@ int object_populate(struct fs *fs, struct node *dir,
 		snprintf(target, sizeof target, "../%s", ob->defined);
 		dir_add_link(&b, "defined", member_mtime(ob->m), target);
 	}
-	if (errs.text.len) {
-		char *text = fs_strdup(fs, errs.text.data);
+	if (errs.len) {
+		char *text = fs_strdup(fs, errs.data);
 		if (text)
 			dir_add_made(&b, "error.txt", member_mtime(ob->m),
 				     produce_object_errors, text, 0);
 		else
 			b.failed = true;
 	}
-	sb_free(&errs.text);
+	sb_free(&errs);
 	return dir_publish(&b);
 }

@@ -217,13 +217,12 @@ struct node *dir_add_made(struct dir_builder *b, const char *name,
 
 struct node *dir_add_stream(struct dir_builder *b, const char *name,
 			    time_t mtime, uint64_t size, stream_fn read,
-			    void *ctx, uint32_t arg)
+			    void *ctx)
 {
 	struct node *n = file_new(b, name, mtime, FILE_STREAM, size);
 	if (n) {
 		n->u.stream.read = read;
 		n->u.stream.ctx = ctx;
-		n->u.stream.arg = arg;
 	}
 	return dir_add(b, n);
 }
@@ -452,13 +451,6 @@ ssize_t tree_read(struct fs *fs, struct node *n, char *buf, size_t size,
 			size = (size_t)(total - off);
 		return n->u.stream.read(fs, n, buf, size, off);
 	}
-	struct cache_ref ref;
-	const uint8_t *p;
-	size_t len;
-	int rc = tree_bytes(fs, n, off, size, &ref, &p, &len);
-	if (rc < 0)
-		return rc;
-	memcpy(buf, p, len);
-	cache_put(fs->cache, &ref);
-	return (ssize_t)len;
+	/* Views and made files are served from the cache by tree_bytes. */
+	return -EINVAL;
 }

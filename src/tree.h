@@ -79,7 +79,6 @@ struct node {
 		struct {
 			stream_fn read;
 			void *ctx;
-			uint32_t arg;
 		} stream;
 		struct {
 			const char *target;
@@ -138,7 +137,7 @@ struct node *dir_add_made(struct dir_builder *b, const char *name,
  * when listed, and each read makes only the bytes asked for. */
 struct node *dir_add_stream(struct dir_builder *b, const char *name,
 			    time_t mtime, uint64_t size, stream_fn read,
-			    void *ctx, uint32_t arg);
+			    void *ctx);
 struct node *dir_add_link(struct dir_builder *b, const char *name,
 			  time_t mtime, const char *target);
 /* True when the name is taken already (names must be unique). */
@@ -156,7 +155,9 @@ struct node *tree_child(struct fs *fs, struct node *dir, const char *name,
 
 /* Fills st; makes a produced file once to learn its exact size. */
 int tree_stat(struct fs *fs, struct node *n, struct stat *st);
-/* Reads file bytes at off; returns the count or a negative errno. */
+/* Reads the bytes of a file that is not in the cache (a host file, an
+ * image extent, a streamed file) at off; returns the count or a negative
+ * errno.  Views and made files go through tree_bytes. */
 ssize_t tree_read(struct fs *fs, struct node *n, char *buf, size_t size,
 		  uint64_t off, int host_fd);
 
