@@ -246,12 +246,15 @@ static void ccsfs_open(fuse_req_t req, fuse_ino_t ino,
 	} else if (n->file_kind == FILE_VIEW) {
 		/* Fail here, not in read: the page cache may never ask. */
 		rc = member_view_open(fs, n);
-	} else if (atomic_load(&n->size) == SIZE_UNKNOWN) {
+	} else {
+		tree_made_opened(fs, n);
 		/* Made once before means it makes again: only a file never
 		 * made (or failing) needs its producer run now. */
-		rc = tree_made_bytes(fs, n, &ref);
-		if (rc == 0)
-			cache_put(fs->cache, &ref);
+		if (atomic_load(&n->size) == SIZE_UNKNOWN) {
+			rc = tree_made_bytes(fs, n, &ref);
+			if (rc == 0)
+				cache_put(fs->cache, &ref);
+		}
 	}
 	if (rc < 0) {
 		free(of);

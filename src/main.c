@@ -22,6 +22,7 @@ struct options {
 	const char *source;
 	char *cache_size;
 	char *max_member;
+	int no_readahead;
 	int show_help;
 	int show_version;
 };
@@ -30,6 +31,7 @@ struct options {
 static const struct fuse_opt option_spec[] = {
 	OPT("cache_size=%s", cache_size),
 	OPT("max_member=%s", max_member),
+	OPT("noreadahead", no_readahead),
 	OPT("-h", show_help),
 	OPT("--help", show_help),
 	OPT("-V", show_version),
@@ -50,6 +52,8 @@ static void usage(const char *prog)
 	       "                           kept in memory (default 256M; K, M, G)\n"
 	       "    -o max_member=SIZE     refuse members that inflate to more\n"
 	       "                           (default 1G)\n"
+	       "    -o noreadahead         make nothing ahead of a reader on a\n"
+	       "                           second thread\n"
 	       "    -h, --help             this help, then FUSE's options\n"
 	       "    -V, --version          the version\n"
 	       "\n"
@@ -169,6 +173,8 @@ static int run(struct fuse_args *args, struct options *o)
 	}
 	fs_ready = true;
 	fs.max_member = max_member;
+	if (o->no_readahead)
+		readahead_disable(&fs.readahead);
 	char err[512];
 	if (source_open(&fs, o->source, err, sizeof err) < 0) {
 		fprintf(stderr, "ccsfs: %s\n", err);

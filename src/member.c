@@ -5,6 +5,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +51,7 @@ struct archive_dir {
 	struct archive_entry *entries;
 	size_t count;
 	struct member *members;
+	_Atomic size_t last_read;       /* the member a reader asked for last */
 };
 
 /* ---- member bytes ---- */
@@ -97,10 +100,38 @@ static int member_fill(void *ctx, uint8_t **data, size_t *len)
 	return 0;
 }
 
-int member_bytes(struct fs *fs, struct member *m, struct cache_ref *ref)
+static int cached_bytes(struct fs *fs, struct member *m,
+			struct cache_ref *ref)
 {
 	struct fill_call call = { fs, m };
 	return cache_get(fs->cache, m->dir->ino, member_fill, &call, ref);
+}
+
+static void inflate_ahead(struct fs *fs, void *arg)
+{
+	struct cache_ref ref;
+	if (cached_bytes(fs, arg, &ref) == 0)
+		cache_put(fs->cache, &ref);
+}
+
+/* A reader that moved on to the member after the one it read last is
+ * likely to want the one after that too: it is inflated on the worker
+ * while this one is read. */
+static void read_ahead_of(struct fs *fs, struct member *m)
+{
+	struct archive_dir *ar = m->ar;
+	size_t i = (size_t)(m - ar->members);
+	size_t last = atomic_exchange(&ar->last_read, i);
+	if (last != SIZE_MAX && last + 1 == i && i + 1 < ar->count &&
+	    ar->members[i + 1].dir)
+		readahead_queue(fs, inflate_ahead, &ar->members[i + 1]);
+}
+
+int member_bytes(struct fs *fs, struct member *m, struct cache_ref *ref)
+{
+	if (!readahead_on_worker())
+		read_ahead_of(fs, m);
+	return cached_bytes(fs, m, ref);
 }
 
 int member_text(struct fs *fs, struct member *m, uint32_t arg,
@@ -823,6 +854,7 @@ static struct archive_dir *archive_new(struct fs *fs, const char *path,
 	ar->label = fs_strdup(fs, path);
 	ar->path = ar->label;
 	ar->blob.fd = -1;
+	atomic_init(&ar->last_read, SIZE_MAX);
 	if (blob)
 		ar->blob = *blob;
 	pthread_mutex_lock(&fs->lock);

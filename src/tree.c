@@ -37,6 +37,7 @@ int fs_init(struct fs *fs, size_t cache_size)
 	pthread_mutex_init(&fs->lock, NULL);
 	pthread_cond_init(&fs->populated, NULL);
 	pthread_mutex_init(&fs->arena_lock, NULL);
+	readahead_init(&fs->readahead, true);
 	return 0;
 }
 
@@ -51,6 +52,7 @@ static void free_dirs(struct node *n)
 
 void fs_destroy(struct fs *fs)
 {
+	readahead_stop(&fs->readahead);         /* its jobs use the rest */
 	if (fs->root)
 		free_dirs(fs->root);
 	archives_free(fs);
@@ -363,6 +365,70 @@ int tree_made_bytes(struct fs *fs, struct node *n, struct cache_ref *ref)
 	if (rc == 0)
 		atomic_store(&n->size, ref->len);
 	return rc;
+}
+
+static void make_ahead(struct fs *fs, void *arg)
+{
+	struct cache_ref ref;
+	if (tree_made_bytes(fs, arg, &ref) == 0)
+		cache_put(fs->cache, &ref);
+}
+
+static struct node *kid_named(const struct node *dir, const char *name,
+			      size_t *index)
+{
+	size_t lo = 0, hi = dir->u.dir.nkids;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		int c = strcmp(name, dir->u.dir.kids[mid]->name);
+		if (c == 0) {
+			*index = mid;
+			return dir->u.dir.kids[mid];
+		}
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return NULL;
+}
+
+static bool dir_ready(const struct node *n)
+{
+	return n->type == NODE_DIR &&
+	       atomic_load_explicit(&n->u.dir.state, memory_order_acquire) ==
+	       DIR_READY;
+}
+
+/* How far past the object just opened a same-named file is looked for:
+ * objects of other kinds (a texture's folder has no model.obj) lie
+ * between, but not many. */
+#define MADE_AHEAD_SPAN 16
+
+void tree_made_opened(struct fs *fs, struct node *n)
+{
+	struct node *prev = atomic_exchange(&fs->last_made, n);
+	struct node *dir = n->parent, *up = dir ? dir->parent : NULL;
+	if (!prev || prev == n || !up || !dir_ready(up) ||
+	    strcmp(prev->name, n->name) != 0 || !prev->parent ||
+	    prev->parent->parent != up)
+		return;
+	size_t i, skip;
+	if (kid_named(up, dir->name, &i) != dir)
+		return;
+	/* Only folders already listed: a hint never populates one. */
+	for (size_t j = i + 1; j < up->u.dir.nkids &&
+	     j <= i + MADE_AHEAD_SPAN; j++) {
+		struct node *next = up->u.dir.kids[j];
+		struct node *f = dir_ready(next) ?
+				 kid_named(next, n->name, &skip) : NULL;
+		if (!f)
+			continue;
+		if (f->type == NODE_FILE && f->file_kind == FILE_MADE &&
+		    atomic_load(&f->size) == SIZE_UNKNOWN)
+			readahead_queue(fs, make_ahead, f);
+		return;
+	}
 }
 
 int tree_stat(struct fs *fs, struct node *n, struct stat *st)

@@ -21,6 +21,7 @@
 
 #include "blob.h"
 #include "cache.h"
+#include "readahead.h"
 
 struct fs;
 struct node;
@@ -100,6 +101,8 @@ struct fs {
 	struct archive_dir *archives;   /* to free their members at unmount */
 	pthread_mutex_t arena_lock;
 	struct iso_image *iso;          /* a disc image source, or NULL */
+	struct readahead readahead;
+	_Atomic(struct node *) last_made;       /* a reader's last new file */
 };
 
 int fs_init(struct fs *fs, size_t cache_size);
@@ -168,5 +171,9 @@ int tree_bytes(struct fs *fs, struct node *n, uint64_t off, size_t size,
 
 /* A produced file's bytes, by reference, made once into the cache. */
 int tree_made_bytes(struct fs *fs, struct node *n, struct cache_ref *ref);
+
+/* A reader opened a produced file: when it opened the same name in the
+ * object before, the same name in the next object is made ahead. */
+void tree_made_opened(struct fs *fs, struct node *n);
 
 #endif

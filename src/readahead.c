@@ -1,0 +1,103 @@
+/* readahead.c - one worker thread and a small queue of hints. */
+#include "config.h"
+
+#include <string.h>
+
+#include "log.h"
+#include "readahead.h"
+#include "tree.h"
+
+static _Thread_local bool on_worker;
+
+bool readahead_on_worker(void)
+{
+	return on_worker;
+}
+
+void readahead_init(struct readahead *ra, bool enabled)
+{
+	memset(ra, 0, sizeof *ra);
+	pthread_mutex_init(&ra->lock, NULL);
+	pthread_cond_init(&ra->wake, NULL);
+	ra->disabled = !enabled;
+}
+
+static void *worker(void *arg)
+{
+	struct fs *fs = arg;
+	struct readahead *ra = &fs->readahead;
+	on_worker = true;
+	pthread_mutex_lock(&ra->lock);
+	for (;;) {
+		while (!ra->count && !ra->stopping)
+			pthread_cond_wait(&ra->wake, &ra->lock);
+		if (ra->stopping)
+			break;
+		struct readahead_job job = ra->jobs[ra->head];
+		ra->head = (ra->head + 1) % READAHEAD_SLOTS;
+		ra->count--;
+		pthread_mutex_unlock(&ra->lock);
+		job.fn(fs, job.arg);
+		pthread_mutex_lock(&ra->lock);
+	}
+	pthread_mutex_unlock(&ra->lock);
+	return NULL;
+}
+
+void readahead_queue(struct fs *fs, readahead_fn fn, void *arg)
+{
+	struct readahead *ra = &fs->readahead;
+	if (ra->disabled || on_worker)
+		return;
+	pthread_mutex_lock(&ra->lock);
+	if (!ra->started && !ra->stopping) {
+		int rc = pthread_create(&ra->thread, NULL, worker, fs);
+		if (rc != 0) {
+			/* Readahead is an optimisation: go on without it. */
+			log_error("readahead: no worker thread: %s",
+				  strerror(rc));
+			ra->disabled = true;
+			pthread_mutex_unlock(&ra->lock);
+			return;
+		}
+		ra->started = true;
+	}
+	for (unsigned i = 0; i < ra->count; i++) {
+		const struct readahead_job *j =
+			&ra->jobs[(ra->head + i) % READAHEAD_SLOTS];
+		if (j->fn == fn && j->arg == arg) {
+			pthread_mutex_unlock(&ra->lock);
+			return;
+		}
+	}
+	if (ra->count == READAHEAD_SLOTS) {     /* the oldest hint goes */
+		ra->head = (ra->head + 1) % READAHEAD_SLOTS;
+		ra->count--;
+	}
+	ra->jobs[(ra->head + ra->count) % READAHEAD_SLOTS] =
+		(struct readahead_job){ fn, arg };
+	ra->count++;
+	pthread_cond_signal(&ra->wake);
+	pthread_mutex_unlock(&ra->lock);
+}
+
+void readahead_disable(struct readahead *ra)
+{
+	pthread_mutex_lock(&ra->lock);
+	ra->disabled = true;
+	pthread_mutex_unlock(&ra->lock);
+}
+
+void readahead_stop(struct readahead *ra)
+{
+	pthread_mutex_lock(&ra->lock);
+	ra->stopping = true;
+	ra->count = 0;
+	bool started = ra->started;
+	pthread_cond_signal(&ra->wake);
+	pthread_mutex_unlock(&ra->lock);
+	if (started)
+		pthread_join(ra->thread, NULL);
+	pthread_mutex_destroy(&ra->lock);
+	pthread_cond_destroy(&ra->wake);
+}

@@ -1,0 +1,50 @@
+/* readahead.h - work done ahead of a reader, on the other core.
+ *
+ * A reader that goes through members in order (grep -r, find -exec cat, a
+ * file manager making thumbnails) waits for each member to inflate and
+ * each PNG or OBJ to be made, on one core, while the other core idles.
+ * When the access pattern is sequential, the next member (or the same
+ * file in the next object) is made on a worker thread instead, so it is
+ * in the cache when the reader asks.  Jobs are hints: a full queue drops
+ * its oldest, and nothing waits for a job.
+ */
+#ifndef CCSFS_READAHEAD_H
+#define CCSFS_READAHEAD_H
+
+#include <pthread.h>
+#include <stdbool.h>
+
+struct fs;
+
+typedef void (*readahead_fn)(struct fs *fs, void *arg);
+
+#define READAHEAD_SLOTS 4
+
+struct readahead {
+	pthread_mutex_t lock;
+	pthread_cond_t wake;
+	pthread_t thread;
+	bool started, stopping, disabled;
+	struct readahead_job {
+		readahead_fn fn;
+		void *arg;
+	} jobs[READAHEAD_SLOTS];
+	unsigned head, count;
+};
+
+void readahead_init(struct readahead *ra, bool enabled);
+/* For a daemon told not to (-o noreadahead); call before serving. */
+void readahead_disable(struct readahead *ra);
+/* Stops the worker after its current job; queued jobs are dropped. */
+void readahead_stop(struct readahead *ra);
+
+/* Queues fn(fs, arg) unless the same job is queued already.  The worker
+ * starts on the first call, so a daemon that forks after setting up
+ * still gets it. */
+void readahead_queue(struct fs *fs, readahead_fn fn, void *arg);
+
+/* True on the worker: what it reads must not queue more work, or the
+ * reader's pattern would be lost in the worker's own. */
+bool readahead_on_worker(void);
+
+#endif
