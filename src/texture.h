@@ -23,6 +23,7 @@
 #define CCSFS_TEXTURE_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #define TEXTURE_WHY 160         /* room for a reason, NUL included */
@@ -109,6 +110,11 @@ void indexed_image_free(struct indexed_image *img);
  * check a listing makes. */
 int texture_check(const struct texture *tex, unsigned level,
 		  uint32_t palette_count, char *why);
+
+/* PNG image data is compressed with libdeflate when configure found it,
+ * else by libpng with zlib.  Tests switch libdeflate off to check the
+ * zlib path on every image; a no-op without libdeflate. */
+void texture_use_libdeflate(bool on);
 
 /* An indexed PNG of img: bit depth 8 for psm 0x13, 4 for 0x14 (whose PLTE
  * then holds the palette's first 16 colours: a 4-bit texture can only

@@ -683,20 +683,39 @@ static void libpng_error_is_caught(void **state)
 	assert_reason(why, "text entry 0");
 }
 
+/* Every test that writes a PNG runs twice: image data compressed by
+ * libdeflate (when built with it) and by libpng's zlib. */
+static int with_libdeflate(void **state)
+{
+	(void)state;
+	texture_use_libdeflate(true);
+	return 0;
+}
+
+static int with_zlib(void **state)
+{
+	(void)state;
+	texture_use_libdeflate(false);
+	return 0;
+}
+
+#define BOTH(t) cmocka_unit_test_setup(t, with_libdeflate), \
+		cmocka_unit_test_setup(t, with_zlib)
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(round_trips_every_pixel),
-		cmocka_unit_test(trns_trims_opaque_tail),
-		cmocka_unit_test(utf8_text_goes_to_itxt),
-		cmocka_unit_test(palette_png_is_a_grid_of_swatches),
+		BOTH(round_trips_every_pixel),
+		BOTH(trns_trims_opaque_tail),
+		BOTH(utf8_text_goes_to_itxt),
+		BOTH(palette_png_is_a_grid_of_swatches),
 		cmocka_unit_test(count_claiming_more_than_held),
 		cmocka_unit_test(size_fields_claiming_more_pixels),
 		cmocka_unit_test(bad_fields),
 		cmocka_unit_test(bad_clut_counts),
 		cmocka_unit_test(index_past_palette_names_pixel),
 		cmocka_unit_test(every_truncation_fails),
-		cmocka_unit_test(libpng_error_is_caught),
+		BOTH(libpng_error_is_caught),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
