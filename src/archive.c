@@ -63,6 +63,7 @@ int archive_scan(const struct blob *b, struct archive_entry **entries,
 	if (!buf)
 		return -ENOMEM;
 	int rc = 0;
+	blob_will_read_all(b);
 	for (uint64_t pos = 0; pos < b->size && rc == 0; pos += SCAN_READ) {
 		buf[0] = 0;
 		uint64_t from = pos ? pos - 1 : 0;

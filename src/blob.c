@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include "blob.h"
@@ -26,4 +27,10 @@ ssize_t blob_read(const struct blob *b, void *buf, size_t n, uint64_t off)
 		done += (size_t)r;
 	}
 	return (ssize_t)done;
+}
+
+void blob_will_read_all(const struct blob *b)
+{
+	(void)posix_fadvise(b->fd, (off_t)b->base, (off_t)b->size,
+			    POSIX_FADV_SEQUENTIAL);
 }
