@@ -23,6 +23,7 @@ struct cache {
 	pthread_mutex_t lock;
 	pthread_cond_t filled;
 	size_t limit, bytes;
+	size_t reserved;        /* the tree's own memory, charged here */
 	struct cache_value **table;
 	size_t buckets;
 	struct cache_value *lru_head, *lru_tail;
@@ -132,7 +133,7 @@ static void value_release(struct cache *c, struct cache_value *v)
 static void evict(struct cache *c)
 {
 	struct cache_value *v = c->lru_tail;
-	while (c->bytes > c->limit && v && v != c->lru_head) {
+	while (c->bytes + c->reserved > c->limit && v && v != c->lru_head) {
 		struct cache_value *prev = v->lru_prev;
 		lru_unlink(c, v);
 		table_remove(c, v);
@@ -219,10 +220,19 @@ void cache_put(struct cache *c, struct cache_ref *ref)
 	ref->len = 0;
 }
 
+void cache_reserve(struct cache *c, size_t bytes)
+{
+	pthread_mutex_lock(&c->lock);
+	c->reserved += bytes;
+	evict(c);
+	pthread_mutex_unlock(&c->lock);
+}
+
 void cache_stats(struct cache *c, struct cache_stats *st)
 {
 	pthread_mutex_lock(&c->lock);
 	st->bytes = c->bytes;
+	st->reserved = c->reserved;
 	st->limit = c->limit;
 	st->hits = c->hits;
 	st->misses = c->misses;

@@ -1,5 +1,5 @@
 /* cache.h - one byte-bounded LRU cache for inflated members and produced
- * files.
+ * files, whose bound also covers the tree's own memory.
  *
  * A value is made by its fill function at most once at a time per key
  * (single flight): a second reader of a member that is being inflated
@@ -34,8 +34,14 @@ int cache_get(struct cache *c, uint64_t key, cache_fill_fn fill, void *ctx,
 	      struct cache_ref *ref);
 void cache_put(struct cache *c, struct cache_ref *ref);
 
+/* Charges memory that is not the cache's (the tree's nodes and walks) to
+ * its limit, for good: what the daemon holds stays near one number, the
+ * cache_size option, however much of the disc has been listed. */
+void cache_reserve(struct cache *c, size_t bytes);
+
 struct cache_stats {
 	size_t bytes;           /* held by the cache (in use or not) */
+	size_t reserved;        /* charged by cache_reserve */
 	size_t limit;
 	uint64_t hits, misses, evictions;
 };

@@ -398,3 +398,10 @@ void ccsf_scene_free(struct ccsf_scene *s)
 	free(s->chunks);
 	memset(s, 0, sizeof *s);
 }
+
+size_t ccsf_scene_bytes(const struct ccsf_scene *s)
+{
+	return (size_t)s->file_count * sizeof *s->files +
+	       (size_t)s->object_count * sizeof *s->objects +
+	       (size_t)s->chunk_count * sizeof *s->chunks;
+}

@@ -117,6 +117,8 @@ struct ccsf_scene {
  * releases. */
 int ccsf_walk(const uint8_t *p, size_t len, struct ccsf_scene *scene);
 void ccsf_scene_free(struct ccsf_scene *scene);
+/* The memory a walked scene holds, for the cache's bound. */
+size_t ccsf_scene_bytes(const struct ccsf_scene *scene);
 
 /* Limits on what a file may claim, so a lying count cannot make the walk
  * allocate without bound.  They are far above anything on the discs. */

@@ -570,6 +570,7 @@ static int populate_member(struct fs *fs, struct node *dir)
 	if (ref.len) {
 		m->walk_rc = ccsf_walk(ref.data, ref.len, &m->scene);
 		m->walked = true;
+		cache_reserve(fs->cache, ccsf_scene_bytes(&m->scene));
 		if (m->walk_rc == -ENOMEM)
 			rc = -ENOMEM;
 		else if (m->walk_rc < 0)

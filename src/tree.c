@@ -83,6 +83,7 @@ void *fs_alloc(struct fs *fs, size_t n)
 		a->used = 0;
 		a->next = fs->arenas;
 		fs->arenas = a;
+		cache_reserve(fs->cache, sizeof *a + cap);
 	}
 	void *p = a->mem + a->used;
 	a->used += n;
@@ -287,6 +288,7 @@ int dir_publish(struct dir_builder *b)
 	qsort(b->kids, b->n, sizeof *b->kids, by_name);
 	if (rename_repeats(b))
 		qsort(b->kids, b->n, sizeof *b->kids, by_name);
+	cache_reserve(b->fs->cache, b->cap * sizeof *b->kids);
 	d->u.dir.kids = b->kids;
 	d->u.dir.nkids = (uint32_t)b->n;
 	for (size_t i = 0; i < b->n; i++)

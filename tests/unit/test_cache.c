@@ -96,6 +96,34 @@ static void value_in_use_survives_eviction(void **state)
 	cache_free(c);
 }
 
+static void reserved_bytes_shrink_the_room(void **state)
+{
+	(void)state;
+	struct cache *c = cache_new(100);
+	struct filler a = FILLER(30), b = FILLER(30), d = FILLER(30);
+	struct cache_ref r;
+	cache_get(c, 1, fill, &a, &r); cache_put(c, &r);
+	cache_get(c, 2, fill, &b, &r); cache_put(c, &r);
+	cache_get(c, 3, fill, &d, &r); cache_put(c, &r);
+	struct cache_stats st;
+	cache_stats(c, &st);
+	assert_int_equal(st.bytes, 90);
+	cache_reserve(c, 40);                   /* 90 + 40 > 100: 1 goes */
+	cache_stats(c, &st);
+	assert_int_equal(st.reserved, 40);
+	assert_int_equal(st.bytes, 60);
+	assert_int_equal(st.evictions, 1);
+	cache_get(c, 1, fill, &a, &r); cache_put(c, &r);       /* evicts 2 */
+	assert_int_equal(a.calls, 2);
+	cache_stats(c, &st);
+	assert_int_equal(st.bytes, 60);
+	cache_get(c, 3, fill, &d, &r); cache_put(c, &r);
+	assert_int_equal(d.calls, 1);
+	cache_get(c, 2, fill, &b, &r); cache_put(c, &r);
+	assert_int_equal(b.calls, 2);
+	cache_free(c);
+}
+
 static void newest_stays_even_over_limit(void **state)
 {
 	(void)state;
@@ -166,6 +194,7 @@ int main(void)
 		cmocka_unit_test(second_get_hits),
 		cmocka_unit_test(evicts_least_recently_used),
 		cmocka_unit_test(value_in_use_survives_eviction),
+		cmocka_unit_test(reserved_bytes_shrink_the_room),
 		cmocka_unit_test(newest_stays_even_over_limit),
 		cmocka_unit_test(failure_is_not_cached),
 		cmocka_unit_test(concurrent_readers_fill_once),
