@@ -1,7 +1,8 @@
-/* readahead.c - one worker thread and a small queue of hints. */
+/* readahead.c - worker threads and a small queue of hints. */
 #include "config.h"
 
 #include <string.h>
+#include <unistd.h>
 
 #include "log.h"
 #include "readahead.h"
@@ -44,6 +45,26 @@ static void *worker(void *arg)
 	return NULL;
 }
 
+/* One worker per online core: the reader's own thread mostly waits for
+ * what they make, so all cores can make. */
+static void start_workers(struct fs *fs, struct readahead *ra)
+{
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	unsigned want = cores < 1 ? 1 : cores > READAHEAD_MAX_WORKERS ?
+			READAHEAD_MAX_WORKERS : (unsigned)cores;
+	while (ra->workers < want) {
+		int rc = pthread_create(&ra->threads[ra->workers], NULL,
+					worker, fs);
+		if (rc != 0) {
+			/* Readahead is an optimisation: go on with fewer. */
+			log_error("readahead: no worker thread: %s",
+				  strerror(rc));
+			break;
+		}
+		ra->workers++;
+	}
+}
+
 void readahead_queue(struct fs *fs, readahead_fn fn, void *arg)
 {
 	struct readahead *ra = &fs->readahead;
@@ -51,16 +72,13 @@ void readahead_queue(struct fs *fs, readahead_fn fn, void *arg)
 		return;
 	pthread_mutex_lock(&ra->lock);
 	if (!ra->started && !ra->stopping) {
-		int rc = pthread_create(&ra->thread, NULL, worker, fs);
-		if (rc != 0) {
-			/* Readahead is an optimisation: go on without it. */
-			log_error("readahead: no worker thread: %s",
-				  strerror(rc));
+		ra->started = true;
+		start_workers(fs, ra);
+		if (!ra->workers) {
 			ra->disabled = true;
 			pthread_mutex_unlock(&ra->lock);
 			return;
 		}
-		ra->started = true;
 	}
 	for (unsigned i = 0; i < ra->count; i++) {
 		const struct readahead_job *j =
@@ -93,11 +111,11 @@ void readahead_stop(struct readahead *ra)
 	pthread_mutex_lock(&ra->lock);
 	ra->stopping = true;
 	ra->count = 0;
-	bool started = ra->started;
-	pthread_cond_signal(&ra->wake);
+	unsigned workers = ra->workers;
+	pthread_cond_broadcast(&ra->wake);
 	pthread_mutex_unlock(&ra->lock);
-	if (started)
-		pthread_join(ra->thread, NULL);
+	for (unsigned i = 0; i < workers; i++)
+		pthread_join(ra->threads[i], NULL);
 	pthread_mutex_destroy(&ra->lock);
 	pthread_cond_destroy(&ra->wake);
 }

@@ -18,12 +18,15 @@ struct fs;
 
 typedef void (*readahead_fn)(struct fs *fs, void *arg);
 
-#define READAHEAD_SLOTS 4
+#define READAHEAD_SLOTS 8
+/* Workers: one per core, up to this many. */
+#define READAHEAD_MAX_WORKERS 4
 
 struct readahead {
 	pthread_mutex_t lock;
 	pthread_cond_t wake;
-	pthread_t thread;
+	pthread_t threads[READAHEAD_MAX_WORKERS];
+	unsigned workers;               /* started */
 	bool started, stopping, disabled;
 	struct readahead_job {
 		readahead_fn fn;
@@ -38,9 +41,9 @@ void readahead_disable(struct readahead *ra);
 /* Stops the worker after its current job; queued jobs are dropped. */
 void readahead_stop(struct readahead *ra);
 
-/* Queues fn(fs, arg) unless the same job is queued already.  The worker
- * starts on the first call, so a daemon that forks after setting up
- * still gets it. */
+/* Queues fn(fs, arg) unless the same job is queued already.  The workers
+ * start on the first call, so a daemon that forks after setting up
+ * still gets them. */
 void readahead_queue(struct fs *fs, readahead_fn fn, void *arg);
 
 /* True on the worker: what it reads must not queue more work, or the

@@ -407,6 +407,10 @@ static bool dir_ready(const struct node *n)
  * between, but not many. */
 #define MADE_AHEAD_SPAN 16
 
+/* How many same-named files are made ahead: two, so that two workers make
+ * in parallel while the reader takes what they made. */
+#define MADE_AHEAD 2
+
 void tree_made_opened(struct fs *fs, struct node *n)
 {
 	struct node *prev = atomic_exchange(&fs->last_made, n);
@@ -419,17 +423,18 @@ void tree_made_opened(struct fs *fs, struct node *n)
 	if (kid_named(up, dir->name, &i) != dir)
 		return;
 	/* Only folders already listed: a hint never populates one. */
-	for (size_t j = i + 1; j < up->u.dir.nkids &&
-	     j <= i + MADE_AHEAD_SPAN; j++) {
+	unsigned queued = 0;
+	for (size_t j = i + 1; j < up->u.dir.nkids && queued < MADE_AHEAD &&
+	     j <= i + MADE_AHEAD * MADE_AHEAD_SPAN; j++) {
 		struct node *next = up->u.dir.kids[j];
 		struct node *f = dir_ready(next) ?
 				 kid_named(next, n->name, &skip) : NULL;
 		if (!f)
 			continue;
+		queued++;
 		if (f->type == NODE_FILE && f->file_kind == FILE_MADE &&
 		    atomic_load(&f->size) == SIZE_UNKNOWN)
 			readahead_queue(fs, make_ahead, f);
-		return;
 	}
 }
 
