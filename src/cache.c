@@ -1,10 +1,24 @@
-/* cache.c - hash table + LRU list under one mutex; fills run unlocked. */
+/* cache.c - hash table + two recency lists under one mutex; fills run
+ * unlocked.
+ *
+ * Plain LRU is the worst policy for the commonest whole-disc pattern: a
+ * listing pass (find, ls -R) inflates every member, then a reading pass
+ * (grep -r, find -exec cat) goes through them again in the same order.
+ * With a cache smaller than the disc, each fill of the second pass evicts
+ * exactly the member it will need next, and nothing ever hits.  So a key
+ * that was evicted before and is filled again (a "ghost", remembered by
+ * key only) goes on a second list, the rerun list, which is evicted
+ * first: a loop over more than the cache holds keeps what stayed in from
+ * the first pass and cycles its misses through the rerun list.  A rerun
+ * value that is hit again later, after other fills, is in real use and
+ * joins the main list. */
 #include "config.h"
 
 #include <errno.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cache.h"
 
@@ -15,9 +29,20 @@ struct cache_value {
 	unsigned refs;
 	bool ready;             /* filled; false while a fill runs */
 	bool cached;            /* still in the table (not evicted) */
+	bool rerun;             /* on the rerun list */
+	uint64_t fill_no;       /* c->fills when it was filled */
 	struct cache_value *hnext;              /* hash chain */
-	struct cache_value *lru_prev, *lru_next;/* ready values, newest first */
+	struct cache_value *lru_prev, *lru_next;/* its list, newest first */
 };
+
+struct value_list {
+	struct cache_value *head, *tail;
+	size_t count;
+};
+
+/* Keys evicted before: open addressing, 0 = empty (keys are inode
+ * numbers, never 0), forgotten all at once when half full. */
+#define GHOST_SLOTS (1u << 16)
 
 struct cache {
 	pthread_mutex_t lock;
@@ -26,11 +51,21 @@ struct cache {
 	size_t reserved;        /* the tree's own memory, charged here */
 	struct cache_value **table;
 	size_t buckets;
-	struct cache_value *lru_head, *lru_tail;
+	struct value_list main, rerun;
+	struct cache_value *newest;     /* the last value filled */
+	uint64_t fills;
+	uint64_t *ghosts;
+	size_t ghost_count;
 	uint64_t hits, misses, evictions;
 };
 
 #define BUCKETS 4096
+/* The rerun values that always stay: those being read and those being
+ * read ahead, for two readers. */
+#define RERUN_KEEP 4
+/* Fills by others between two uses that make a rerun value one in use:
+ * more than a reader and its readahead make while it reads one value. */
+#define RERUN_REUSE_GAP 8
 
 struct cache *cache_new(size_t limit)
 {
@@ -38,7 +73,10 @@ struct cache *cache_new(size_t limit)
 	if (!c)
 		return NULL;
 	c->table = calloc(BUCKETS, sizeof *c->table);
-	if (!c->table) {
+	c->ghosts = calloc(GHOST_SLOTS, sizeof *c->ghosts);
+	if (!c->table || !c->ghosts) {
+		free(c->table);
+		free(c->ghosts);
 		free(c);
 		return NULL;
 	}
@@ -63,6 +101,7 @@ void cache_free(struct cache *c)
 		}
 	}
 	free(c->table);
+	free(c->ghosts);
 	pthread_mutex_destroy(&c->lock);
 	pthread_cond_destroy(&c->filled);
 	free(c);
@@ -94,28 +133,67 @@ static void table_remove(struct cache *c, struct cache_value *v)
 	v->cached = false;
 }
 
-static void lru_unlink(struct cache *c, struct cache_value *v)
+static size_t ghost_slot(uint64_t key)
+{
+	key ^= key >> 29;
+	key *= 0xbf58476d1ce4e5b9ULL;
+	key ^= key >> 32;
+	return (size_t)(key & (GHOST_SLOTS - 1));
+}
+
+static void ghost_add(struct cache *c, uint64_t key)
+{
+	if (c->ghost_count >= GHOST_SLOTS / 2) {
+		memset(c->ghosts, 0, GHOST_SLOTS * sizeof *c->ghosts);
+		c->ghost_count = 0;
+	}
+	size_t i = ghost_slot(key);
+	while (c->ghosts[i] && c->ghosts[i] != key)
+		i = (i + 1) & (GHOST_SLOTS - 1);
+	if (!c->ghosts[i]) {
+		c->ghosts[i] = key;
+		c->ghost_count++;
+	}
+}
+
+static bool ghost_seen(const struct cache *c, uint64_t key)
+{
+	for (size_t i = ghost_slot(key); c->ghosts[i];
+	     i = (i + 1) & (GHOST_SLOTS - 1))
+		if (c->ghosts[i] == key)
+			return true;
+	return false;
+}
+
+static struct value_list *list_of(struct cache *c, struct cache_value *v)
+{
+	return v->rerun ? &c->rerun : &c->main;
+}
+
+static void list_unlink(struct value_list *l, struct cache_value *v)
 {
 	if (v->lru_prev)
 		v->lru_prev->lru_next = v->lru_next;
-	else if (c->lru_head == v)
-		c->lru_head = v->lru_next;
+	else if (l->head == v)
+		l->head = v->lru_next;
 	if (v->lru_next)
 		v->lru_next->lru_prev = v->lru_prev;
-	else if (c->lru_tail == v)
-		c->lru_tail = v->lru_prev;
+	else if (l->tail == v)
+		l->tail = v->lru_prev;
 	v->lru_prev = v->lru_next = NULL;
+	l->count--;
 }
 
-static void lru_push_front(struct cache *c, struct cache_value *v)
+static void list_push_front(struct value_list *l, struct cache_value *v)
 {
 	v->lru_prev = NULL;
-	v->lru_next = c->lru_head;
-	if (c->lru_head)
-		c->lru_head->lru_prev = v;
-	c->lru_head = v;
-	if (!c->lru_tail)
-		c->lru_tail = v;
+	v->lru_next = l->head;
+	if (l->head)
+		l->head->lru_prev = v;
+	l->head = v;
+	if (!l->tail)
+		l->tail = v;
+	l->count++;
 }
 
 static void value_release(struct cache *c, struct cache_value *v)
@@ -125,21 +203,48 @@ static void value_release(struct cache *c, struct cache_value *v)
 	free(v);
 }
 
-/* Drops least recently used values until the cache fits its limit.
- * A value in use leaves the table now and is freed by its last put.  The
- * newest value always stays, even when it alone is over the limit: a
- * member larger than the cache would otherwise be inflated again for
- * every read. */
+static bool over_limit(const struct cache *c)
+{
+	return c->bytes + c->reserved > c->limit;
+}
+
+static void drop(struct cache *c, struct value_list *l, struct cache_value *v)
+{
+	list_unlink(l, v);
+	table_remove(c, v);
+	ghost_add(c, v->key);
+	c->evictions++;
+	if (!v->refs)
+		value_release(c, v);
+}
+
+/* Drops values until the cache fits its limit: rerun values first, oldest
+ * first, all but the newest few; then the least recently used.  A value in
+ * use leaves the table now and is freed by its last put.  The newest
+ * value always stays, even when it alone is over the limit: a member
+ * larger than the cache would otherwise be inflated again for every
+ * read. */
 static void evict(struct cache *c)
 {
-	struct cache_value *v = c->lru_tail;
-	while (c->bytes + c->reserved > c->limit && v && v != c->lru_head) {
+	struct cache_value *v = c->rerun.tail;
+	while (over_limit(c) && v && c->rerun.count > RERUN_KEEP) {
 		struct cache_value *prev = v->lru_prev;
-		lru_unlink(c, v);
-		table_remove(c, v);
-		c->evictions++;
-		if (!v->refs)
-			value_release(c, v);
+		if (v != c->newest)
+			drop(c, &c->rerun, v);
+		v = prev;
+	}
+	v = c->main.tail;
+	while (over_limit(c) && v) {
+		struct cache_value *prev = v->lru_prev;
+		if (v != c->newest)
+			drop(c, &c->main, v);
+		v = prev;
+	}
+	v = c->rerun.tail;
+	while (over_limit(c) && v) {
+		struct cache_value *prev = v->lru_prev;
+		if (v != c->newest)
+			drop(c, &c->rerun, v);
 		v = prev;
 	}
 }
@@ -160,8 +265,11 @@ static int fill_value(struct cache *c, struct cache_value *v,
 		v->data = data;
 		v->len = len;
 		v->ready = true;
+		v->fill_no = ++c->fills;
+		v->rerun = ghost_seen(c, v->key);
 		c->bytes += len;
-		lru_push_front(c, v);
+		c->newest = v;
+		list_push_front(list_of(c, v), v);
 		evict(c);
 	}
 	pthread_cond_broadcast(&c->filled);
@@ -179,8 +287,10 @@ int cache_get(struct cache *c, uint64_t key, cache_fill_fn fill, void *ctx,
 		pthread_cond_wait(&c->filled, &c->lock);
 	if (v) {
 		c->hits++;
-		lru_unlink(c, v);
-		lru_push_front(c, v);
+		list_unlink(list_of(c, v), v);
+		if (v->rerun && c->fills - v->fill_no > RERUN_REUSE_GAP)
+			v->rerun = false;
+		list_push_front(list_of(c, v), v);
 		v->refs++;
 	} else {
 		c->misses++;

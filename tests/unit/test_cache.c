@@ -124,6 +124,67 @@ static void reserved_bytes_shrink_the_room(void **state)
 	cache_free(c);
 }
 
+/* A listing pass then a reading pass over twice what the cache holds:
+ * LRU would hit nothing in the second pass; the rerun list keeps what the
+ * first pass left, less the few rerun values that always stay. */
+static void second_pass_over_more_than_fits_hits(void **state)
+{
+	(void)state;
+	struct cache *c = cache_new(100);
+	struct filler f = FILLER(10);
+	struct cache_ref r;
+	for (uint64_t k = 1; k <= 20; k++) {
+		assert_int_equal(cache_get(c, k, fill, &f, &r), 0);
+		cache_put(c, &r);
+	}
+	struct cache_stats before, after;
+	cache_stats(c, &before);
+	assert_int_equal(before.misses, 20);
+	for (uint64_t k = 1; k <= 20; k++) {
+		assert_int_equal(cache_get(c, k, fill, &f, &r), 0);
+		assert_int_equal(r.data[9], 0xab);
+		cache_put(c, &r);
+	}
+	cache_stats(c, &after);
+	/* 1-10 miss; 4 of them stay, pushing out 11-14; 15-20 hit. */
+	assert_int_equal(after.hits - before.hits, 6);
+	assert_true(after.bytes <= 100);
+	cache_free(c);
+}
+
+/* A rerun value used again after other fills is in use: it is kept like
+ * any recently used value. */
+static void rerun_value_used_again_joins_main(void **state)
+{
+	(void)state;
+	struct cache *c = cache_new(100);
+	struct filler f = FILLER(10);
+	struct cache_ref r;
+	for (uint64_t k = 1; k <= 20; k++) {     /* 1-10 become ghosts */
+		cache_get(c, k, fill, &f, &r);
+		cache_put(c, &r);
+	}
+	cache_get(c, 1, fill, &f, &r);          /* a rerun value */
+	cache_put(c, &r);
+	for (uint64_t k = 21; k <= 29; k++) {   /* 9 other fills */
+		cache_get(c, k, fill, &f, &r);
+		cache_put(c, &r);
+	}
+	int calls = f.calls;
+	cache_get(c, 1, fill, &f, &r);          /* hit: joins main */
+	cache_put(c, &r);
+	assert_int_equal(f.calls, calls);
+	for (uint64_t k = 2; k <= 7; k++) {     /* reruns: evicted first */
+		cache_get(c, k, fill, &f, &r);
+		cache_put(c, &r);
+	}
+	calls = f.calls;
+	cache_get(c, 1, fill, &f, &r);          /* still there */
+	cache_put(c, &r);
+	assert_int_equal(f.calls, calls);
+	cache_free(c);
+}
+
 static void newest_stays_even_over_limit(void **state)
 {
 	(void)state;
@@ -195,6 +256,8 @@ int main(void)
 		cmocka_unit_test(evicts_least_recently_used),
 		cmocka_unit_test(value_in_use_survives_eviction),
 		cmocka_unit_test(reserved_bytes_shrink_the_room),
+		cmocka_unit_test(second_pass_over_more_than_fits_hits),
+		cmocka_unit_test(rerun_value_used_again_joins_main),
 		cmocka_unit_test(newest_stays_even_over_limit),
 		cmocka_unit_test(failure_is_not_cached),
 		cmocka_unit_test(concurrent_readers_fill_once),
