@@ -1,5 +1,9 @@
-/* cache.h - one byte-bounded LRU cache for inflated members and produced
+/* cache.h - one byte-bounded cache for inflated members and produced
  * files, whose bound also covers the tree's own memory.
+ *
+ * Least recently used values go first, except that a value made again
+ * after it was evicted goes before them (see cache.c): a second pass over
+ * more than the cache holds still finds what the first pass left.
  *
  * A value is made by its fill function at most once at a time per key
  * (single flight): a second reader of a member that is being inflated
