@@ -218,6 +218,19 @@ static void drop(struct cache *c, struct value_list *l, struct cache_value *v)
 		value_release(c, v);
 }
 
+/* Drops values from l's oldest end while the cache is over its limit and
+ * l holds more than keep. */
+static void drop_oldest(struct cache *c, struct value_list *l, size_t keep)
+{
+	struct cache_value *v = l->tail;
+	while (over_limit(c) && v && l->count > keep) {
+		struct cache_value *prev = v->lru_prev;
+		if (v != c->newest)
+			drop(c, l, v);
+		v = prev;
+	}
+}
+
 /* Drops values until the cache fits its limit: rerun values first, oldest
  * first, all but the newest few; then the least recently used.  A value in
  * use leaves the table now and is freed by its last put.  The newest
@@ -226,27 +239,9 @@ static void drop(struct cache *c, struct value_list *l, struct cache_value *v)
  * read. */
 static void evict(struct cache *c)
 {
-	struct cache_value *v = c->rerun.tail;
-	while (over_limit(c) && v && c->rerun.count > RERUN_KEEP) {
-		struct cache_value *prev = v->lru_prev;
-		if (v != c->newest)
-			drop(c, &c->rerun, v);
-		v = prev;
-	}
-	v = c->main.tail;
-	while (over_limit(c) && v) {
-		struct cache_value *prev = v->lru_prev;
-		if (v != c->newest)
-			drop(c, &c->main, v);
-		v = prev;
-	}
-	v = c->rerun.tail;
-	while (over_limit(c) && v) {
-		struct cache_value *prev = v->lru_prev;
-		if (v != c->newest)
-			drop(c, &c->rerun, v);
-		v = prev;
-	}
+	drop_oldest(c, &c->rerun, RERUN_KEEP);
+	drop_oldest(c, &c->main, 0);
+	drop_oldest(c, &c->rerun, 0);
 }
 
 static int fill_value(struct cache *c, struct cache_value *v,

@@ -321,6 +321,25 @@ int tree_ready(struct fs *fs, struct node *dir)
 	return dir->u.dir.error;
 }
 
+static struct node *kid_named(const struct node *dir, const char *name,
+			      size_t *index)
+{
+	size_t lo = 0, hi = dir->u.dir.nkids;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		int c = strcmp(name, dir->u.dir.kids[mid]->name);
+		if (c == 0) {
+			*index = mid;
+			return dir->u.dir.kids[mid];
+		}
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return NULL;
+}
+
 struct node *tree_child(struct fs *fs, struct node *dir, const char *name,
 			int *err)
 {
@@ -333,19 +352,11 @@ struct node *tree_child(struct fs *fs, struct node *dir, const char *name,
 		*err = rc;
 		return NULL;
 	}
-	size_t lo = 0, hi = dir->u.dir.nkids;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		int c = strcmp(name, dir->u.dir.kids[mid]->name);
-		if (c == 0)
-			return dir->u.dir.kids[mid];
-		if (c < 0)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	*err = -ENOENT;
-	return NULL;
+	size_t index;
+	struct node *n = kid_named(dir, name, &index);
+	if (!n)
+		*err = -ENOENT;
+	return n;
 }
 
 struct made_call {
@@ -374,25 +385,6 @@ static void make_ahead(struct fs *fs, void *arg)
 	struct cache_ref ref;
 	if (tree_made_bytes(fs, arg, &ref) == 0)
 		cache_put(fs->cache, &ref);
-}
-
-static struct node *kid_named(const struct node *dir, const char *name,
-			      size_t *index)
-{
-	size_t lo = 0, hi = dir->u.dir.nkids;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		int c = strcmp(name, dir->u.dir.kids[mid]->name);
-		if (c == 0) {
-			*index = mid;
-			return dir->u.dir.kids[mid];
-		}
-		if (c < 0)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return NULL;
 }
 
 static bool dir_ready(const struct node *n)
