@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,7 +68,10 @@ static int sink_room(struct sink *s, z_stream *z)
 		s->len += s->cap - z->avail_out;
 		z->next_out = s->buf;
 		z->avail_out = (uInt)s->cap;
-		return 0;
+		/* Checking costs no memory, but a member over the cap is
+		 * refused here as reading it would be, and a bomb whose
+		 * ISIZE wrapped past 4 GiB is not taken for a small one. */
+		return s->len > s->max ? -EFBIG : 0;
 	}
 	s->len = s->cap - z->avail_out;
 	if (z->avail_out)
@@ -143,6 +147,22 @@ static int check_padding(struct reader *rd, z_stream *z, bool *clean)
 	return 0;
 }
 
+/* After zlib's "incorrect length check": what the trailer claims (the 4
+ * bytes zlib has just consumed) beside what the data made, so a member
+ * claiming 4 GiB says so. */
+static void say_isize(struct reader *rd, z_stream *z, struct gzip_result *r)
+{
+	uint8_t isize[4];
+	uint64_t end = rd->pos - z->avail_in;
+	if (!z->msg || strcmp(z->msg, "incorrect length check") != 0 ||
+	    end < rd->start + 4 ||
+	    blob_read(rd->b, isize, 4, end - 4) != 4)
+		return;
+	snprintf(r->error, sizeof r->error, "incorrect length check: ISIZE "
+		 "claims %" PRIu32 " bytes, the data inflates to %llu",
+		 rd_u32le(isize), (unsigned long long)z->total_out);
+}
+
 static int run_inflate(struct reader *rd, z_stream *z, struct sink *s,
 		       struct gzip_result *r)
 {
@@ -169,6 +189,7 @@ static int run_inflate(struct reader *rd, z_stream *z, struct sink *s,
 		if (zr != Z_OK && zr != Z_BUF_ERROR) {
 			snprintf(r->error, sizeof r->error, "%s",
 				 z->msg ? z->msg : "corrupt deflate data");
+			say_isize(rd, z, r);
 			return -EIO;
 		}
 		int rc = sink_room(s, z);
