@@ -62,6 +62,20 @@ check "every folder lists before the cut" sh -c "find '$mnt' -type d >/dev/null"
 check "files read before the cut" sh -c \
 	"cmp '$mnt/SYSTEM.CNF' '$ref/SYSTEM.CNF' && cmp '$mnt/DATA/DATA.BIN/xasc00/xasc00.ccs' '$ref/DATA/DATA.BIN/xasc00/xasc00.ccs'"
 
+# ro_fds PID FILE: every descriptor PID holds on FILE is read-only, and
+# there is at least one (the daemon never opens its source to write).
+ro_fds() {
+	_n=0
+	for _fd in /proc/"$1"/fd/*; do
+		[ "$(readlink "$_fd")" = "$2" ] || continue
+		_flags=$(awk '$1 == "flags:" { print $2 }' "/proc/$1/fdinfo/${_fd##*/}")
+		[ $((_flags & 3)) = 0 ] || return 1
+		_n=$((_n + 1))
+	done
+	[ "$_n" -gt 0 ]
+}
+check "the daemon holds the image read-only" ro_fds "$fg_pid" "$(realpath "$cut")"
+
 size=$(stat -c %s "$iso")
 half=$((size / 2 / sector * sector))
 truncate -s "$half" "$cut"
