@@ -52,6 +52,29 @@ static bool member_starts(const uint8_t *buf, size_t have, size_t at,
 	return gzip_parse_header(buf + at, have - at, h) == 0;
 }
 
+/* A window of the archive.  A bad sector (a scratched disc) hides what
+ * is in it, not the whole archive: on EIO the window is read again a
+ * sector at a time, what cannot be read as zeros, which start no member;
+ * the member it lies in fails when it is inflated. */
+static ssize_t read_window(const struct blob *b, uint8_t *buf, size_t n,
+			   uint64_t from)
+{
+	ssize_t got = blob_read(b, buf, n, from);
+	if (got != -EIO)
+		return got;
+	size_t done = 0;
+	while (done < n) {
+		size_t k = n - done < ARCHIVE_SECTOR ? n - done : ARCHIVE_SECTOR;
+		ssize_t r = blob_read(b, buf + done, k, from + done);
+		if (r < 0)
+			memset(buf + done, 0, k);
+		done += r < 0 ? k : (size_t)r;
+		if (r >= 0 && (size_t)r < k)
+			break;
+	}
+	return (ssize_t)done;
+}
+
 int archive_scan(const struct blob *b, struct archive_entry **entries,
 		 size_t *count)
 {
@@ -67,7 +90,7 @@ int archive_scan(const struct blob *b, struct archive_entry **entries,
 	for (uint64_t pos = 0; pos < b->size && rc == 0; pos += SCAN_READ) {
 		buf[0] = 0;
 		uint64_t from = pos ? pos - 1 : 0;
-		ssize_t got = blob_read(b, pos ? buf : buf + 1,
+		ssize_t got = read_window(b, pos ? buf : buf + 1,
 					SCAN_READ + HEADER_SPAN + (pos ? 1 : 0), from);
 		if (got < 0) {
 			rc = (int)got;

@@ -22,8 +22,10 @@ ssize_t blob_read(const struct blob *b, void *buf, size_t n, uint64_t off)
 				continue;
 			return -errno;
 		}
+		/* The file shrank under us (an image cut while mounted):
+		 * what is missing is an error, not an early end. */
 		if (r == 0)
-			break;  /* the file shrank under us: a short read */
+			return -EIO;
 		done += (size_t)r;
 	}
 	return (ssize_t)done;

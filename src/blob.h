@@ -18,7 +18,8 @@ struct blob {
 };
 
 /* Reads up to n bytes at off (relative to the blob); fewer only at the
- * blob's end.  Returns the count or a negative errno. */
+ * blob's end.  Returns the count or a negative errno: -EIO when the file
+ * ends before the blob does (it shrank since the blob was made). */
 ssize_t blob_read(const struct blob *b, void *buf, size_t n, uint64_t off);
 
 /* Tells the kernel the blob is about to be read in order, so it reads

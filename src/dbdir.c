@@ -52,10 +52,12 @@ static int read_all(struct dbdir *d, uint8_t **data, size_t *len)
 		*data = malloc(b.size ? (size_t)b.size : 1);
 		ssize_t got = *data ? blob_read(&b, *data, (size_t)b.size, 0)
 				    : -ENOMEM;
-		if (got < 0)
+		if (got < 0) {
 			rc = (int)got;
-		else
+			log_error("%s: %s", d->path, strerror(-rc));
+		} else {
 			*len = (size_t)got;
+		}
 		if (rc < 0) {
 			free(*data);
 			*data = NULL;

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,7 +68,10 @@ static int sink_room(struct sink *s, z_stream *z)
 		s->len += s->cap - z->avail_out;
 		z->next_out = s->buf;
 		z->avail_out = (uInt)s->cap;
-		return 0;
+		/* Checking costs no memory, but a member over the cap is
+		 * refused here as reading it would be, and a bomb whose
+		 * ISIZE wrapped past 4 GiB is not taken for a small one. */
+		return s->len > s->max ? -EFBIG : 0;
 	}
 	s->len = s->cap - z->avail_out;
 	if (z->avail_out)
@@ -143,6 +147,22 @@ static int check_padding(struct reader *rd, z_stream *z, bool *clean)
 	return 0;
 }
 
+/* After zlib's "incorrect length check": what the trailer claims (the 4
+ * bytes zlib has just consumed) beside what the data made, so a member
+ * claiming 4 GiB says so. */
+static void say_isize(struct reader *rd, z_stream *z, struct gzip_result *r)
+{
+	uint8_t isize[4];
+	uint64_t end = rd->pos - z->avail_in;
+	if (!z->msg || strcmp(z->msg, "incorrect length check") != 0 ||
+	    end < rd->start + 4 ||
+	    blob_read(rd->b, isize, 4, end - 4) != 4)
+		return;
+	snprintf(r->error, sizeof r->error, "incorrect length check: ISIZE "
+		 "claims %" PRIu32 " bytes, the data inflates to %llu",
+		 rd_u32le(isize), (unsigned long long)z->total_out);
+}
+
 static int run_inflate(struct reader *rd, z_stream *z, struct sink *s,
 		       struct gzip_result *r)
 {
@@ -169,6 +189,7 @@ static int run_inflate(struct reader *rd, z_stream *z, struct sink *s,
 		if (zr != Z_OK && zr != Z_BUF_ERROR) {
 			snprintf(r->error, sizeof r->error, "%s",
 				 z->msg ? z->msg : "corrupt deflate data");
+			say_isize(rd, z, r);
 			return -EIO;
 		}
 		int rc = sink_room(s, z);
@@ -258,22 +279,42 @@ done:
 #ifdef HAVE_LIBDEFLATE
 static bool libdeflate_on = true;
 
-/* The largest ISIZE the member's last bytes can hold within the cap: the
- * trailer ends within 8 bytes after the last non-zero byte. */
-static size_t isize_guess(const uint8_t *in, size_t n, size_t max_out)
+/* What ISIZE may be, smallest first: the trailer ends within 8 bytes
+ * after the member's last non-zero byte, which leaves up to 9 readings.
+ * Only those within the cap and not below 9/10 of the deflate data are
+ * kept: data never shrinks to less when stored, so what is left out are
+ * the true ISIZE shifted a byte or more out (1/256 of it and less).  The
+ * true one is then the smallest, and the next reading up (the true one
+ * shifted in, over CRC bytes: ~256 times it) is only tried if it fails,
+ * where taking the largest reserved ~65536 times the member. */
+static unsigned isize_guesses(const uint8_t *in, size_t n, size_t max_out,
+			      size_t guess[9])
 {
 	size_t last = n;
 	while (last > 0 && in[last - 1] == 0)
 		last--;
-	size_t best = 0;
+	struct gzip_header h;
+	size_t head = gzip_parse_header(in, n, &h) == 0 ? h.length : 10;
+	size_t data = last > head + 8 ? last - head - 8 : 0;
+	size_t floor = data / 10 * 9;
+	unsigned count = 0;
 	for (size_t end = last; end <= last + 8 && end <= n; end++) {
 		if (end < 18)
 			continue;
 		size_t isize = rd_u32le(in + end - 4);
-		if (isize <= max_out && isize > best)
-			best = isize;
+		if (isize == 0 || isize > max_out || isize < floor)
+			continue;
+		bool seen = false;
+		for (unsigned j = 0; j < count; j++)
+			seen |= guess[j] == isize;
+		if (seen)
+			continue;
+		unsigned i = count++;
+		for (; i > 0 && guess[i - 1] > isize; i--)
+			guess[i] = guess[i - 1];
+		guess[i] = isize;
 	}
-	return best;
+	return count;
 }
 
 /* The whole member in one read, inflated by libdeflate into a buffer of
@@ -292,14 +333,26 @@ static int libdeflate_inflate_member(const struct blob *b, uint64_t off,
 	if (!in)
 		return -ENOMEM;
 	ssize_t got = blob_read(b, in, (size_t)end, off);
-	size_t cap = got == (ssize_t)end ? isize_guess(in, (size_t)end, max_out) : 0;
-	uint8_t *buf = cap ? malloc(cap) : NULL;
-	struct libdeflate_decompressor *d = buf ? libdeflate_alloc_decompressor() : NULL;
-	int rc = 1;
+	size_t guess[9];
+	unsigned guesses = got == (ssize_t)end ?
+			   isize_guesses(in, (size_t)end, max_out, guess) : 0;
+	struct libdeflate_decompressor *d =
+		guesses ? libdeflate_alloc_decompressor() : NULL;
+	uint8_t *buf = NULL;
+	enum libdeflate_result lr = LIBDEFLATE_INSUFFICIENT_SPACE;
 	size_t in_used = 0, out_used = 0;
-	if (d && libdeflate_gzip_decompress_ex(d, in, (size_t)end, buf, cap,
-					       &in_used, &out_used) ==
-		 LIBDEFLATE_SUCCESS) {
+	for (unsigned i = 0; d && i < guesses &&
+	     lr == LIBDEFLATE_INSUFFICIENT_SPACE; i++) {
+		free(buf);
+		buf = malloc(guess[i]);
+		if (!buf)
+			break;
+		lr = libdeflate_gzip_decompress_ex(d, in, (size_t)end, buf,
+						   guess[i], &in_used,
+						   &out_used);
+	}
+	int rc = 1;
+	if (buf && lr == LIBDEFLATE_SUCCESS) {
 		memset(r, 0, sizeof *r);
 		r->compressed = in_used;
 		r->crc = rd_u32le(in + in_used - 8);

@@ -35,6 +35,9 @@ struct member {
 	/* What the walk learnt; written once by the populating thread. */
 	bool walked;
 	int walk_rc;
+	/* The bytes walked (0 before): inflating fewer again means the
+	 * source shrank.  Atomic: the read-ahead worker inflates too. */
+	_Atomic size_t walked_len;
 	struct ccsf_scene scene;
 	const char **object_names;      /* display name per object index */
 	const char **defined_at;        /* '#' objects: the link's target */
@@ -90,6 +93,11 @@ static int member_fill(void *ctx, uint8_t **data, size_t *len)
 		return rc;
 	}
 	record_outcome(c->fs, m, rc, &r);
+	size_t walked = atomic_load(&m->walked_len);
+	if (*len < walked)
+		log_error("%s: member %s: %zu bytes inflated, %zu when first "
+			  "read (the source changed?)%s%s", m->ar->label,
+			  m->name, *len, walked, rc ? ": " : "", r.error);
 	if (rc == -EFBIG) {
 		free(*data);
 		*data = NULL;
@@ -104,7 +112,14 @@ static int cached_bytes(struct fs *fs, struct member *m,
 			struct cache_ref *ref)
 {
 	struct fill_call call = { fs, m };
-	return cache_get(fs->cache, m->dir->ino, member_fill, &call, ref);
+	int rc = cache_get(fs->cache, m->dir->ino, member_fill, &call, ref);
+	/* Inflated again after the source shrank (member_fill said so):
+	 * what was made from the walk of more cannot be made from less. */
+	if (rc == 0 && ref->len < atomic_load(&m->walked_len)) {
+		cache_put(fs->cache, ref);
+		return -EIO;
+	}
+	return rc;
 }
 
 static void inflate_ahead(struct fs *fs, void *arg)
@@ -571,6 +586,7 @@ static int populate_member(struct fs *fs, struct node *dir)
 		m->walk_rc = ccsf_walk(ref.data, ref.len, &m->scene);
 		m->walked = true;
 		cache_reserve(fs->cache, ccsf_scene_bytes(&m->scene));
+		atomic_store(&m->walked_len, ref.len);
 		if (m->walk_rc == -ENOMEM)
 			rc = -ENOMEM;
 		else if (m->walk_rc < 0)

@@ -497,6 +497,21 @@ int tree_bytes(struct fs *fs, struct node *n, uint64_t off, size_t size,
 	return 0;
 }
 
+/* The node's path in the tree, for messages ("DATA/SNDDATA.BIN"). */
+static void node_path(const struct node *n, char *buf, size_t len)
+{
+	const struct node *chain[32];
+	size_t depth = 0, used = 0;
+	for (; n && n->parent && depth < 32; n = n->parent)
+		chain[depth++] = n;
+	buf[0] = '\0';
+	while (depth-- && used < len) {
+		int w = snprintf(buf + used, len - used, "%s%s",
+				 chain[depth]->name, depth ? "/" : "");
+		used += w > 0 ? (size_t)w : 0;
+	}
+}
+
 ssize_t tree_read(struct fs *fs, struct node *n, char *buf, size_t size,
 		  uint64_t off, int host_fd)
 {
@@ -506,8 +521,16 @@ ssize_t tree_read(struct fs *fs, struct node *n, char *buf, size_t size,
 		ssize_t r = pread(host_fd, buf, size, (off_t)off);
 		return r < 0 ? -errno : r;
 	}
-	if (n->file_kind == FILE_BLOB)
-		return blob_read(&n->u.blob, buf, size, off);
+	if (n->file_kind == FILE_BLOB) {
+		ssize_t r = blob_read(&n->u.blob, buf, size, off);
+		if (r < 0) {
+			char path[1024];
+			node_path(n, path, sizeof path);
+			log_error("%s: reading at byte %" PRIu64 ": %s", path,
+				  off, strerror((int)-r));
+		}
+		return r;
+	}
 	if (n->file_kind == FILE_STREAM) {
 		uint64_t total = atomic_load(&n->size);
 		if (off >= total)

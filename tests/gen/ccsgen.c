@@ -1071,6 +1071,38 @@ static void add_bad_textures(struct ccsw *w, uint32_t f)
 	raw_texture(w, objectf(w, f, "TEX_oddclut"), odd, 0x13, 2, 2, 4, 1);
 }
 
+/* TEX_2p20: tw = th = 20 (2^20 x 2^20 pixels, 1 TiB of indices if
+ * believed), with 64 words of pixels so that it walks. */
+static void add_huge_texture(struct ccsw *w, uint32_t f)
+{
+	uint32_t clut = objectf(w, f, "CLT_2p20");
+	struct ccsw_clut c = { .object = clut, .count = 16, .flag = 1 };
+	ccsw_clut(w, &c);
+	raw_texture(w, objectf(w, f, "TEX_2p20"), clut, 0x13, 20, 20, 64, 1);
+}
+
+/* MDL_2p31: one rigid mmat (mtype 1) whose vertex count is 2^31, followed
+ * by 10 vertices' worth of bytes.  Written by hand: ccsw_model writes the
+ * vertices it is given. */
+static void add_huge_model(struct ccsw *w, uint32_t f)
+{
+	uint32_t model = objectf(w, f, "MDL_2p31");
+	uint32_t name = objectf(w, f, "MDL_2p31_0");
+	size_t len = 20 + 12 + 10 * (8 + 12);
+	uint8_t *p = calloc(1, len);
+	const float scale = 1.0f;
+	memcpy(p, &model, 4);
+	memcpy(p + 4, &scale, 4);
+	const uint16_t mtype = 1, mmats = 1;
+	memcpy(p + 8, &mtype, 2);
+	memcpy(p + 10, &mmats, 2);
+	const uint32_t n = 0x80000000u;
+	memcpy(p + 20, &name, 4);
+	memcpy(p + 28, &n, 4);
+	ccsw_chunk(w, CCSW_MODEL, CCSW_TAG, p, len, CCSW_SIZE_AUTO);
+	free(p);
+}
+
 static int cmd_broken(const char *file, const char *raw)
 {
 	struct rng r = { 0xb40ce };
@@ -1181,6 +1213,35 @@ static int cmd_broken(const char *file, const char *raw)
 	end_data_scene(w);
 	p = finish_scene(w, &len);
 	archive_put(&ao, "good2.cmp", p, len, rng_mtime(&r), GZW_GOOD, "ok");
+
+	/* Claims that would take gigabytes if believed (limits.sh): after
+	 * the others, so their offsets and sector names stay as they were. */
+	w = broken_base("isize4g", 10);
+	end_data_scene(w);
+	p = finish_scene(w, &len);
+	archive_put(&ao, "isize4g.cmp", p, len, rng_mtime(&r), GZW_HUGE_ISIZE,
+		    "ISIZE 0xffffffff: claims 4 GiB");
+
+	w = broken_base("tex2p20", 11);
+	add_huge_texture(w, 1);
+	end_data_scene(w);
+	p = finish_scene(w, &len);
+	archive_put(&ao, "tex2p20.cmp", p, len, rng_mtime(&r), GZW_GOOD,
+		    "texture of 2^20 x 2^20 (tw = th = 20), 256 bytes of pixels");
+
+	w = broken_base("mdl2p31", 12);
+	add_huge_model(w, 1);
+	end_data_scene(w);
+	p = finish_scene(w, &len);
+	archive_put(&ao, "mdl2p31.cmp", p, len, rng_mtime(&r), GZW_GOOD,
+		    "model whose mmat claims 2^31 vertices");
+
+	w = broken_base("idx2p31", 13);
+	ccsw_index_lie(w, 2, 0x80000000u);
+	end_data_scene(w);
+	p = finish_scene(w, &len);
+	archive_put(&ao, "idx2p31.cmp", p, len, rng_mtime(&r), GZW_GOOD,
+		    "index object_count 2^31");
 	archive_close(&ao);
 	return 0;
 }

@@ -87,6 +87,8 @@ uint8_t *gzw_member(const char *fname, const void *data, size_t len,
 		crc ^= 1;
 	if (fault == GZW_BAD_ISIZE)
 		isize += 1;
+	if (fault == GZW_HUGE_ISIZE)
+		isize = 0xffffffffu;
 	put_le32(m + head + dlen, crc);
 	put_le32(m + head + dlen + 4, isize);
 	*out_len = head + (size_t)dlen + 8;

@@ -25,6 +25,7 @@ enum gzw_fault {
 	GZW_BAD_CRC,    /* CRC32 field off by one bit */
 	GZW_CUT,        /* deflate data cut in the middle; no CRC, no ISIZE */
 	GZW_BAD_ISIZE,  /* ISIZE one more than the real length */
+	GZW_HUGE_ISIZE, /* ISIZE 0xffffffff: claims 4 GiB */
 };
 
 struct gzw_opts {

@@ -75,11 +75,18 @@ skip_all() {
 	exit 0
 }
 
+pids=""
+
 cleanup() {
 	for _m in $mounts; do
 		if mountpoint -q "$_m" 2>/dev/null; then
 			fusermount3 -u "$_m" 2>/dev/null || fusermount3 -uz "$_m" 2>/dev/null
 		fi
+	done
+	# Daemons started in the foreground that are still there (one that
+	# never mounted): ended by their own pid, never by name.
+	for _p in $pids; do
+		kill "$_p" 2>/dev/null
 	done
 }
 trap cleanup EXIT
@@ -103,6 +110,43 @@ mount_ccsfs() {
 
 unmount() {
 	fusermount3 -u "$1"
+}
+
+# mount_fg SOURCE MOUNTPOINT LOG [OPTIONS...]: runs the daemon in the
+# foreground (-f) in the background, its standard error (its log) in
+# LOG, and waits until the mount answers.  fg_pid is its pid; the
+# command before it may be given in FG_WRAP (valgrind, env).
+mount_fg() {
+	_src=$1
+	_mnt=$2
+	_log=$3
+	shift 3
+	mkdir -p "$_mnt"
+	mounts="$mounts $_mnt"
+	${FG_WRAP:-} "$CCSFS" -f "$@" "$_src" "$_mnt" 2>"$_log" &
+	fg_pid=$!
+	pids="$pids $fg_pid"
+	for _ in $(seq 1 ${FG_WAIT:-50}); do
+		mountpoint -q "$_mnt" && return 0
+		kill -0 "$fg_pid" 2>/dev/null || return 1
+		sleep 0.1
+	done
+	return 1
+}
+
+# unmount_fg MOUNTPOINT: unmounts and waits for the daemon of the last
+# mount_fg; fg_status is its exit status (128 + N for signal N).
+unmount_fg() {
+	fusermount3 -u "$1" || return 1
+	wait "$fg_pid"
+	fg_status=$?
+	pids=$(echo "$pids" | sed "s/ $fg_pid\b//")
+	return 0
+}
+
+# vm_kb PID FIELD: a /proc/PID/status figure (VmHWM, VmRSS) in kB.
+vm_kb() {
+	awk -v f="$2:" '$1 == f { print $2 }' "/proc/$1/status"
 }
 
 done_testing() {

@@ -636,6 +636,15 @@ static void test_lying_counts(void **state)
 		    "38654705648 bytes, the chunk has 144 left");
 	output_free(&o);
 
+	/* 2^31 vertices: 36 GiB if believed; nothing is made of them. */
+	put_u32_at(c.p + OFF_VERTEXNUM, 0x80000000u);
+	o = run_model(&c, 0x100);
+	assert_int_equal(o.rc, 0);
+	expect_lines(o.obj, "v ", "");
+	expect_line(o.obj, "# left out: mmats 0 to 0: its vertices need "
+		    "38654705664 bytes, the chunk has 144 left");
+	output_free(&o);
+
 	put_u32_at(c.p + OFF_VERTEXNUM, 8);
 	c.p[OFF_MMATNUM] = 5;
 	o = run_model(&c, 0x100);

@@ -518,6 +518,16 @@ static void bad_fields(void **state)
 	expect_texture_error(s.tex, s.tex_len, 0x100, "tw 11");
 	scene_free(&s);
 
+	/* 2^20 x 2^20 (a TiB of indices) claimed over a 4x4 texture's
+	 * pixels: refused on the fields, nothing sized by them. */
+	td = texture_desc(0x13, 2, 2, 0, CCSW_PAT_GRADIENT);
+	build(0x100, &td, NULL, &s);
+	assert_true(s.tex[24] == 2 && s.tex[25] == 2);  /* tw, th */
+	s.tex[24] = s.tex[25] = 20;
+	expect_texture_error(s.tex, s.tex_len, 0x100,
+			     "tw 20 / th 20: a side above 2^10 pixels");
+	scene_free(&s);
+
 	td = texture_desc(0x13, 2, 11, 0, CCSW_PAT_GRADIENT);
 	build(0x92, &td, NULL, &s);
 	expect_texture_error(s.tex, s.tex_len, 0x92, "th 11");

@@ -1,0 +1,246 @@
+#!/bin/sh
+# faults.sh - the source failing under a live mount: a disc image cut
+# while mounted, read errors from the disc (an LD_PRELOAD shim), and images
+# cut at many sector boundaries.  Whatever happens, a file reads as it
+# should or fails with EIO: never other bytes, never a crash, never a hang.
+. "${TESTS_SRCDIR:-$(dirname "$0")/..}/mount/lib.sh"
+
+command -v genisoimage >/dev/null || skip_all "no genisoimage"
+disc=$work/disc
+iso=$work/sample.iso
+"$CCSGEN" sample "$disc" >/dev/null || { echo "Bail out! ccsgen"; exit 1; }
+# As `make sample` makes it.
+genisoimage -quiet -iso-level 2 -V SLUS_20267 -o "$iso" "$disc" ||
+	{ echo "Bail out! genisoimage"; exit 1; }
+sector=2048
+
+# The pristine image, mounted once for every comparison below.
+ref=$work/ref
+check "mounts the pristine image" mount_ccsfs "$iso" "$ref"
+(cd "$ref" && find . -type f | sort) >"$work/files"
+
+# compare_all MNT OUT [SKIP]: reads every file of the pristine tree under
+# MNT, but those whose path starts with SKIP; writes one line per file to
+# OUT: "same", "eio", "gone" (not there: its folder failed), or what went
+# wrong.  One python process for the lot (a shell loop of cat and cmp
+# took a minute); a hang is ended by the timeout and fails the test.
+cat >"$work/compare.py" <<'PY'
+import errno, sys
+mnt, ref, files, skip = sys.argv[1:5]
+for f in open(files).read().splitlines():
+    if skip and f.startswith(skip):
+        continue
+    try:
+        with open(mnt + "/" + f, "rb") as fh:
+            got = fh.read()
+    except OSError as e:
+        what = {errno.EIO: "eio", errno.ENOENT: "gone"}.get(e.errno)
+        print(what + " " + f if what else "ERROR %s: %s" % (f, e.strerror))
+        continue
+    with open(ref + "/" + f, "rb") as fh:
+        print(("same " if got == fh.read() else "DIFFERENT ") + f)
+PY
+compare_all() {
+	timeout -s KILL 120 $PY "$work/compare.py" "$1" "$ref" "$work/files" "${3:-}" >"$2" ||
+		echo "ERROR: the walk ended with status $?" >>"$2"
+}
+
+# ---- 1. The image cut while mounted ----
+#
+# A cache of 64K makes the daemon inflate members again after the cut,
+# from what is left of the image.  Every folder is listed first, so the
+# tree is the one the whole image gave; then files are read at two cuts:
+# half the image (inside DATA/DATA.BIN), then a sector boundary in the
+# middle of STREAM/STR1.BIN's second member.  (What the kernel has read
+# once it keeps, so STREAM is left alone until the second cut.)
+cut=$work/cut.iso
+mnt=$work/mnt
+log=$work/cut.log
+cp "$iso" "$cut"
+check "mounts a copy of the image in the foreground" mount_fg "$cut" "$mnt" "$log" -o cache_size=64K
+check "every folder lists before the cut" sh -c "find '$mnt' -type d >/dev/null"
+check "files read before the cut" sh -c \
+	"cmp '$mnt/SYSTEM.CNF' '$ref/SYSTEM.CNF' && cmp '$mnt/DATA/DATA.BIN/xasc00/xasc00.ccs' '$ref/DATA/DATA.BIN/xasc00/xasc00.ccs'"
+
+# ro_fds PID FILE: every descriptor PID holds on FILE is read-only, and
+# there is at least one (the daemon never opens its source to write).
+ro_fds() {
+	_n=0
+	for _fd in /proc/"$1"/fd/*; do
+		[ "$(readlink "$_fd")" = "$2" ] || continue
+		_flags=$(awk '$1 == "flags:" { print $2 }' "/proc/$1/fdinfo/${_fd##*/}")
+		[ $((_flags & 3)) = 0 ] || return 1
+		_n=$((_n + 1))
+	done
+	[ "$_n" -gt 0 ]
+}
+check "the daemon holds the image read-only" ro_fds "$fg_pid" "$(realpath "$cut")"
+
+size=$(stat -c %s "$iso")
+half=$((size / 2 / sector * sector))
+truncate -s "$half" "$cut"
+compare_all "$mnt" "$work/cut1" ./STREAM/
+check_eq "cut at half: every file reads as before or fails with EIO" "" \
+	"$(grep -v '^same \|^eio ' "$work/cut1")"
+check "cut at half: files past the cut fail with EIO" grep -q '^eio ./DATA/SNDDATA.BIN$' "$work/cut1"
+check "cut at half: a member past the cut fails with EIO" grep -q '^eio ./DATA/DATA.BIN/xbig00/xbig00.ccs$' "$work/cut1"
+check "cut at half: files before it still read" grep -q '^same ./SLUS_202.67$' "$work/cut1"
+check "cut at half: the daemon is alive" kill -0 "$fg_pid"
+check "cut at half: the log says what failed" grep -q 'Input/output error\|shorter than\|cut off\|read error' "$log"
+
+# Where STR1.BIN lies in the image, and its second member in it.
+str_at=$($PY -c "import sys; d=open(sys.argv[1],'rb').read(); print(d.find(open(sys.argv[2],'rb').read(4096)))" \
+	"$iso" "$disc/STREAM/STR1.BIN")
+m2=$(awk 'NR == 3 { print $3 }' "$ref/STREAM/STR1.BIN/%members.txt")
+m2_stored=$(awk 'NR == 3 { print $4 }' "$ref/STREAM/STR1.BIN/%members.txt")
+check "the second member of STR1.BIN spans sectors to cut between" \
+	test "$str_at" -gt 0 -a "$m2_stored" -gt $((4 * sector))
+cut2=$((str_at + m2 + m2_stored / 2 / sector * sector))
+truncate -s "$cut2" "$cut"
+compare_all "$mnt" "$work/cut2"
+check_eq "cut mid-member: every file reads as before or fails with EIO" "" \
+	"$(grep -v '^same \|^eio ' "$work/cut2")"
+check "cut mid-member: that member's audio fails with EIO" \
+	grep -q '^eio ./STREAM/STR1.BIN/str0001/audio.wav$' "$work/cut2"
+check "cut mid-member: the member before it still reads" \
+	grep -q '^same ./STREAM/STR1.BIN/str0001e/str0001e.ccs$' "$work/cut2"
+check "cut mid-member: the daemon is alive" kill -0 "$fg_pid"
+check "unmounts after the cuts" unmount_fg "$mnt"
+check_eq "the daemon exits 0" 0 "$fg_status"
+
+# ---- 2. Read errors from the disc ----
+#
+# eio_preload.so makes pread fail with EIO over a range of the image's
+# bytes: a sector inside DATA.BIN's member xbig00, then the extent of
+# DATA/SNDDATA.BIN, a plain file.
+shim=${EIO_PRELOAD:-$PWD/tests/faults/eio_preload.so}
+# at FILE: where FILE's bytes lie in the pristine image.
+at() {
+	$PY -c "import sys; d=open(sys.argv[1],'rb').read(); print(d.find(open(sys.argv[2],'rb').read(4096)))" "$iso" "$1"
+}
+# mount_eio FROM TO: the pristine image, pread failing over [FROM, TO).
+mount_eio() {
+	# Under AddressSanitizer its runtime must come first.
+	_asan=$(ldd "$CCSFS" 2>/dev/null | awk '/libasan/ { print $3 }')
+	FG_WRAP="env LD_PRELOAD=${_asan:+$_asan:}$shim CCSFS_EIO_FILE=$(realpath "$iso") CCSFS_EIO_FROM=$1 CCSFS_EIO_TO=$2" \
+		mount_fg "$iso" "$mnt" "$log"
+}
+if [ -f "$shim" ]; then
+	data_at=$(at "$disc/DATA/DATA.BIN")
+	big=$(awk '$1 == "xbig00" { print $3 }' "$ref/DATA/DATA.BIN/%members.txt")
+	big_stored=$(awk '$1 == "xbig00" { print $4 }' "$ref/DATA/DATA.BIN/%members.txt")
+	check "xbig00 spans more than three sectors" test "$big_stored" -gt $((3 * sector))
+	bad=$((data_at + big + 2 * sector))
+	check "mounts with a bad sector inside xbig00" mount_eio "$bad" $((bad + sector))
+	compare_all "$mnt" "$work/bad1"
+	check_eq "bad sector: every file reads as before or fails with EIO" "" \
+		"$(grep -v '^same \|^eio \|^gone ./DATA/DATA.BIN/xbig00/\|^DIFFERENT ./DATA/DATA.BIN/%members.txt$' "$work/bad1")"
+	check_eq "bad sector: only xbig00's files fail" "" \
+		"$(grep -v '^same \|/xbig00/\|/%members.txt$' "$work/bad1")"
+	check "bad sector: xbig00's error.txt names the read error" \
+		grep -q '^inflate: read error at byte [0-9]*: Input/output error$' "$mnt/DATA/DATA.BIN/xbig00/error.txt"
+	check "bad sector: the listing marks xbig00 broken, the rest ok" sh -c \
+		"test \"\$(awk 'NR > 1 && \$2 != \"ok\" { print \$1, \$2 }' '$mnt/DATA/DATA.BIN/%members.txt')\" = 'xbig00 broken'"
+	check "bad sector: a log line names it" grep -q 'member xbig00 at byte [0-9]*: read error' "$log"
+	check "bad sector: the daemon is alive" kill -0 "$fg_pid"
+	check "bad sector: unmounts" unmount_fg "$mnt"
+	check_eq "bad sector: the daemon exits 0" 0 "$fg_status"
+
+	snd_at=$(at "$disc/DATA/SNDDATA.BIN")
+	check "mounts with SNDDATA.BIN unreadable" mount_eio "$snd_at" $((snd_at + 4096))
+	compare_all "$mnt" "$work/bad2"
+	check_eq "unreadable file: it alone fails, with EIO" "eio ./DATA/SNDDATA.BIN" \
+		"$(grep -v '^same ' "$work/bad2")"
+	check "unreadable file: a log line names it" \
+		grep -q '^ccsfs: DATA/SNDDATA.BIN: reading at byte 0: Input/output error$' "$log"
+	check "unreadable file: unmounts" unmount_fg "$mnt"
+	check_eq "unreadable file: the daemon exits 0" 0 "$fg_status"
+else
+	ok "read errors # SKIP no $shim"
+fi
+
+# ---- 3. Images cut at many sector boundaries ----
+#
+# Every sector of the first 40 (the volume descriptors, the directories),
+# then every 7th up to the end of the files, then the whole image.  Each
+# cut either fails to mount, exit 1 with one line saying why, or mounts,
+# and then every file and link in it reads or fails with EIO (a file the
+# cut image holds part of shows that part, so .ccs files and the disc's
+# plain files read as the pristine ones or a prefix of them); never a
+# signal, never a hang.
+cat >"$work/walk.py" <<'PY'
+import errno, os, sys
+mnt, ref = sys.argv[1:3]
+counts = {"ok": 0, "eio": 0}
+def bad(what):
+    print(what)
+def onerror(e):
+    if e.errno == errno.EIO:
+        counts["eio"] += 1
+    else:
+        bad("ERROR listing %s: %s" % (e.filename, e.strerror))
+for top, dirs, files in os.walk(mnt, onerror=onerror):
+    rel_top = os.path.relpath(top, mnt)
+    for name in files + dirs:
+        path = os.path.join(top, name)
+        rel = os.path.normpath(os.path.join(rel_top, name))
+        try:
+            if os.path.islink(path):
+                os.readlink(path)
+                counts["ok"] += 1
+                continue
+            if os.path.isdir(path):
+                continue
+            with open(path, "rb") as fh:
+                got = fh.read()
+        except OSError as e:
+            if e.errno == errno.EIO:
+                counts["eio"] += 1
+            else:
+                bad("ERROR %s: %s" % (rel, e.strerror))
+            continue
+        counts["ok"] += 1
+        raw = rel.endswith(".ccs") or rel.count("/") == 0 or \
+            (rel.count("/") == 1 and not os.path.isdir(os.path.join(ref, rel)))
+        if raw and os.path.isfile(os.path.join(ref, rel)):
+            want = open(os.path.join(ref, rel), "rb").read()
+            if not want.startswith(got):
+                bad("DIFFERENT %s" % rel)
+print("read %(ok)d eio %(eio)d" % counts)
+PY
+sectors=$((size / sector))
+last=$($PY -c "import sys; d=open(sys.argv[1],'rb').read(); print(len(d.rstrip(b'\\0')) // $sector + 1)" "$iso")
+cuts="$(seq 1 40) $(seq 41 7 "$last") $sectors"
+failed_cuts=""
+mounted=0
+refused=0
+for k in $cuts; do
+	truncate -s 0 "$cut"
+	head -c $((k * sector)) "$iso" >"$cut"
+	FG_WAIT=100 mount_fg "$cut" "$mnt" "$log"
+	if ! mountpoint -q "$mnt"; then
+		wait "$fg_pid"
+		st=$?
+		pids=$(echo "$pids" | sed "s/ $fg_pid\b//")
+		lines=$(grep -c . "$log")
+		if [ "$st" != 1 ] || [ "$lines" != 1 ] || ! grep -q '^ccsfs: .*cut.iso: ' "$log"; then
+			failed_cuts="$failed_cuts $k(refused: exit $st, $lines lines)"
+		fi
+		refused=$((refused + 1))
+		continue
+	fi
+	mounted=$((mounted + 1))
+	timeout -s KILL 60 $PY "$work/walk.py" "$mnt" "$ref" >"$work/walk.out" 2>&1
+	st=$?
+	[ "$st" = 0 ] || failed_cuts="$failed_cuts $k(walk: status $st)"
+	grep -q '^DIFFERENT\|^ERROR' "$work/walk.out" &&
+		failed_cuts="$failed_cuts $k($(grep -m1 '^DIFFERENT\|^ERROR' "$work/walk.out"))"
+	kill -0 "$fg_pid" 2>/dev/null || failed_cuts="$failed_cuts $k(daemon gone)"
+	unmount_fg "$mnt" || failed_cuts="$failed_cuts $k(no unmount)"
+	[ "$fg_status" = 0 ] || failed_cuts="$failed_cuts $k(exit $fg_status)"
+done
+check_eq "cut images: each refused cleanly or read without a crash, hang or wrong byte" "" "$failed_cuts"
+check "cut images: some were refused ($refused) and some mounted ($mounted)" \
+	test "$refused" -gt 10 -a "$mounted" -gt 20
+
+done_testing
