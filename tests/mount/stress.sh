@@ -5,11 +5,12 @@
 # live through it and unmount cleanly.
 #
 # The full-size synthetic disc (1,000 members) with the broken archive
-# beside DATA.BIN and a passed-through file is mounted twice, one after
-# the other:
-#   1. single-threaded (-s, the default cache): the reference pass, a
-#      SHA-256 of every file of the set, or EIO;
-#   2. with -o cache_size=$STRESS_CACHE (16M: eviction all the time) and
+# and the model databases beside DATA.BIN and a passed-through file is
+# mounted twice, one after the other:
+#   1. the disc's folder, single-threaded (-s, the default cache): the
+#      reference pass, a SHA-256 of every file of the set, or EIO;
+#   2. its ISO 9660 image (the folder when genisoimage is missing), with
+#      -o cache_size=$STRESS_CACHE (16M: eviction all the time) and
 #      FUSE's worker threads: $STRESS_READERS readers (xargs -P) check the
 #      set in random order against the reference, two readers read random
 #      ranges of large files and compare them with copies of the reference,
@@ -93,7 +94,9 @@ unmount_fg() {
 t0=$(date +%s)
 "$CCSGEN" full "$disc" >/dev/null || { echo "Bail out! ccsgen full"; exit 1; }
 "$CCSGEN" broken "$disc/DATA/BROKEN.BIN" >/dev/null || { echo "Bail out! ccsgen broken"; exit 1; }
-# A larger file to pass through (not gzip: it is not an archive).
+# Model databases (DB24MOD.BIN has broken models: more intended EIOs),
+# and a larger file to pass through (not gzip: it is not an archive).
+"$CCSGEN" dbmod "$disc/DATA" >/dev/null || { echo "Bail out! ccsgen dbmod"; exit 1; }
 mkdir -p "$disc/MOVIE"
 head -c 8388608 /dev/urandom >"$disc/MOVIE/OPENING.PSS"
 
@@ -105,8 +108,8 @@ ref_pid=$daemon_pid
 
 # The set, as paths under the mount: every .ccs, every listing, every file
 # of every STRESS_STEP-th DATA.BIN member and of every broken member,
-# STREAM's files outside chunks/ (audio.wav, frames.txt ...), the files
-# passed through.
+# STREAM's files outside chunks/ (audio.wav, frames.txt ...), the model
+# databases' files and the files passed through.
 (
 	cd "$refm" || exit 1
 	find DATA/DATA.BIN DATA/BROKEN.BIN STREAM/STR1.BIN -mindepth 2 \
@@ -165,12 +168,14 @@ check_eq "the reference pass reads every file or fails with EIO" "" \
 	"$(grep '^ERR ' "$work/set")"
 check_eq "the reference has a line per file of the set" \
 	"$(wc -l <"$work/paths")" "$nset"
-check_eq "only broken members' files are EIO" "" \
-	"$(awk '$1 == "EIO" && $3 !~ /^DATA\/BROKEN\.BIN\//' "$work/set")"
+check_eq "only broken members' and models' files are EIO" "" \
+	"$(awk '$1 == "EIO" && $3 !~ /^DATA\/(BROKEN|DB24MOD)\.BIN\//' "$work/set")"
 check "a broken member's .ccs is one of the intended EIOs" \
 	grep -qx 'EIO 0 DATA/BROKEN.BIN/badcrc/badcrc.ccs' "$work/set"
 check "a texture that cannot be made is one of the intended EIOs" \
 	grep -qx 'EIO 0 DATA/BROKEN.BIN/badtex/TEX_psm/texture.png' "$work/set"
+check "a broken database model is one of the intended EIOs" \
+	grep -q '^EIO 0 DATA/DB24MOD.BIN/.*/model.obj$' "$work/set"
 
 # Copies of a few large files for the random ranges: the cutscenes'
 # audio.wav, the three largest .ccs, the passed-through files.  The lines
@@ -260,8 +265,17 @@ for w in 1 2; do
 		} }' "$work/big.list" >"$work/ranges.$w"
 done
 
-check "mounts the full disc with cache_size=$STRESS_CACHE" \
-	mount_fg "$disc" "$mnt" "$work/daemon.log" -o "cache_size=$STRESS_CACHE"
+# The image is read through other code (iso.c, blobs) than the folder;
+# the same bytes must come out.
+source=$disc
+if command -v genisoimage >/dev/null; then
+	genisoimage -quiet -iso-level 2 -V STRESS -o "$work/disc.iso" "$disc" 2>/dev/null &&
+		source=$work/disc.iso
+else
+	echo "# genisoimage is missing: the stress mounts the folder"
+fi
+check "mounts the full disc ($(basename "$source")) with cache_size=$STRESS_CACHE" \
+	mount_fg "$source" "$mnt" "$work/daemon.log" -o "cache_size=$STRESS_CACHE"
 pid=$daemon_pid
 
 export MNT="$mnt" STOP="$stop" RES="$res"
@@ -369,6 +383,6 @@ fi
 check "unmounts after the stress; the daemon exits 0" unmount_fg "$mnt" "$pid"
 check_fails "nothing is mounted after unmount" mountpoint -q "$mnt"
 
-# The disc is 150 MB: keep it only when something failed.
-[ "$tap_failed" -eq 0 ] && rm -rf "$disc" "$work/big"
+# The disc and its image are 150 MB each: keep it only when something failed.
+[ "$tap_failed" -eq 0 ] && rm -rf "$disc" "$work/disc.iso" "$work/big"
 done_testing
