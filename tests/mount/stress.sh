@@ -351,7 +351,7 @@ bytes=$(awk '$1 == "ok" || $1 == "range" { n += $2 } END { printf "%d", n }' "$w
 mismatches=$(grep -c '^mismatch ' "$work/results.all")
 errors=$(grep -c '^error ' "$work/results.all")
 echo "# stress: $STRESS_READERS readers, $((files + eio)) files, $((bytes / 1000000)) MB, ${secs} s, $mismatches mismatches, $errors unexpected errors"
-echo "# stress: of the files $eio intended EIOs; also $ranges random ranges, $lsruns ls -lR runs; cache_size=$STRESS_CACHE, every ${STRESS_STEP}th member, $(grep -c . "$work/daemon.log") daemon log lines"
+echo "# stress: of the files $eio intended EIOs; also $ranges random ranges, $lsruns ls -lR runs; cache_size=$STRESS_CACHE, 1 member in ${STRESS_STEP} whole, $(grep -c . "$work/daemon.log") daemon log lines"
 grep -E '^(mismatch|error) ' "$work/results.all" | head -n 20 | sed 's/^/#   /'
 
 check "the readers read files" test "$files" -gt 0
