@@ -334,7 +334,12 @@ grep -o ' [^ ]*/' "$work/set" | sed 's|^ |'"$mnt"'/|; s|/$||' | sort -u >"$work/
 ) &
 spawned $!
 
-sleep "$STRESS_SECONDS"
+# In the background, so that a signal's trap runs at once, not after it.
+sleep "$STRESS_SECONDS" &
+sleeper=$!
+bg_pids="$bg_pids $sleeper"
+wait "$sleeper"
+untrack "$sleeper"
 touch "$stop"
 for w in $workers; do
 	wait "$w"
