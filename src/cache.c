@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bufpool.h"
 #include "cache.h"
 
 struct cache_value {
@@ -95,7 +96,7 @@ void cache_free(struct cache *c)
 		struct cache_value *v = c->table[i];
 		while (v) {
 			struct cache_value *next = v->hnext;
-			free(v->data);
+			bufpool_free(v->data);
 			free(v);
 			v = next;
 		}
@@ -199,7 +200,7 @@ static void list_push_front(struct value_list *l, struct cache_value *v)
 static void value_release(struct cache *c, struct cache_value *v)
 {
 	c->bytes -= v->len;
-	free(v->data);
+	bufpool_free(v->data);
 	free(v);
 }
 
@@ -253,7 +254,7 @@ static int fill_value(struct cache *c, struct cache_value *v,
 	int rc = fill(ctx, &data, &len);
 	pthread_mutex_lock(&c->lock);
 	if (rc < 0) {
-		free(data);
+		bufpool_free(data);
 		table_remove(c, v);
 		free(v);
 	} else {

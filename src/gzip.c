@@ -11,6 +11,7 @@
 #include <libdeflate.h>
 #endif
 
+#include "bufpool.h"
 #include "bytes.h"
 
 #include "gzip.h"
@@ -329,7 +330,7 @@ static int libdeflate_inflate_member(const struct blob *b, uint64_t off,
 	uint64_t end = trimmed_extent(b, off, extent);
 	if (end > SIZE_MAX / 2)
 		return 1;
-	uint8_t *in = malloc(end ? (size_t)end : 1);
+	uint8_t *in = bufpool_alloc(end ? (size_t)end : 1);
 	if (!in)
 		return -ENOMEM;
 	ssize_t got = blob_read(b, in, (size_t)end, off);
@@ -343,8 +344,8 @@ static int libdeflate_inflate_member(const struct blob *b, uint64_t off,
 	size_t in_used = 0, out_used = 0;
 	for (unsigned i = 0; d && i < guesses &&
 	     lr == LIBDEFLATE_INSUFFICIENT_SPACE; i++) {
-		free(buf);
-		buf = malloc(guess[i]);
+		bufpool_free(buf);
+		buf = bufpool_alloc(guess[i]);
 		if (!buf)
 			break;
 		lr = libdeflate_gzip_decompress_ex(d, in, (size_t)end, buf,
@@ -363,17 +364,17 @@ static int libdeflate_inflate_member(const struct blob *b, uint64_t off,
 	}
 	if (d)
 		libdeflate_free_decompressor(d);
-	free(in);
+	bufpool_free(in);
 	if (rc == 0 && out) {
 		uint8_t *shrunk = out_used ? realloc(buf, out_used) : NULL;
 		*out = shrunk ? shrunk : buf;
 		if (!out_used) {
-			free(buf);
+			bufpool_free(buf);
 			*out = NULL;
 		}
 		*out_len = out_used;
 	} else {
-		free(buf);
+		bufpool_free(buf);
 	}
 	return rc;
 }

@@ -6,7 +6,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bufpool.h"
 #include "strbuf.h"
+
+/* Large buffers come from the pool, whose pages are mapped already; the
+ * copy costs less than faulting in fresh ones. */
+static char *grow(char *old, size_t len, size_t cap)
+{
+	if (cap < BUFPOOL_MIN)
+		return realloc(old, cap);
+	char *p = bufpool_alloc(cap);
+	if (!p)
+		return NULL;
+	if (old)
+		memcpy(p, old, len);
+	p[len] = '\0';
+	bufpool_free(old);
+	return p;
+}
 
 char *sb_reserve(struct strbuf *sb, size_t n)
 {
@@ -20,7 +37,7 @@ char *sb_reserve(struct strbuf *sb, size_t n)
 		size_t cap = sb->cap ? sb->cap : 256;
 		while (cap < sb->len + n + 1)
 			cap *= 2;
-		char *p = realloc(sb->data, cap);
+		char *p = grow(sb->data, sb->len, cap);
 		if (!p) {
 			sb->failed = true;
 			return NULL;
@@ -94,7 +111,7 @@ int sb_finish(struct strbuf *sb, uint8_t **data, size_t *len)
 
 void sb_free(struct strbuf *sb)
 {
-	free(sb->data);
+	bufpool_free(sb->data);
 	sb->data = NULL;
 	sb->len = sb->cap = 0;
 	sb->failed = false;

@@ -15,6 +15,7 @@
 #include <libdeflate.h>
 #endif
 
+#include "bufpool.h"
 #include "bytes.h"
 #include "ccsf.h"
 #include "strbuf.h"
@@ -550,11 +551,12 @@ static bool deflate_rows(const struct png_job *job, uint8_t **out,
 	struct libdeflate_compressor *c = thread_compressor();
 	size_t row = png_row_bytes(job);
 	size_t raw_len = (row + 1) * job->img->height;
-	uint8_t *raw = c ? malloc(raw_len) : NULL;
+	uint8_t *raw = c ? bufpool_alloc(raw_len) : NULL;
 	size_t bound = c ? libdeflate_zlib_compress_bound(c, raw_len) : 0;
-	uint8_t *z = raw ? malloc(bound) : NULL;
+	uint8_t *z = raw ? bufpool_alloc(bound) : NULL;
+	*out = z;
 	if (!z) {
-		free(raw);
+		bufpool_free(raw);
 		return false;
 	}
 	for (uint32_t y = 0; y < job->img->height; y++) {
@@ -565,8 +567,7 @@ static bool deflate_rows(const struct png_job *job, uint8_t **out,
 			memcpy(r + 1, src, row);
 	}
 	*out_len = libdeflate_zlib_compress(c, raw, raw_len, z, bound);
-	free(raw);
-	*out = z;
+	bufpool_free(raw);
 	return *out_len != 0;   /* 0 only if bound lied */
 }
 #endif
@@ -624,6 +625,7 @@ static int write_png(struct png_job *job, uint8_t **png_out, size_t *len,
 #ifdef HAVE_LIBDEFLATE
 	if (png_libdeflate_on && !deflate_rows(job, &idat, &idat_len)) {
 		free(row);
+		bufpool_free(idat);
 		say(why, "png: out of memory");
 		return -ENOMEM;
 	}
@@ -635,14 +637,14 @@ static int write_png(struct png_job *job, uint8_t **png_out, size_t *len,
 	if (!info) {
 		png_destroy_write_struct(&png, NULL);
 		free(row);
-		free(idat);
+		bufpool_free(idat);
 		say(why, "png: out of memory");
 		return -ENOMEM;
 	}
 	if (setjmp(png_jmpbuf(png))) {
 		png_destroy_write_struct(&png, &info);
 		free(row);
-		free(idat);
+		bufpool_free(idat);
 		sb_free(&sink.out);
 		return -EIO;
 	}
@@ -650,7 +652,7 @@ static int write_png(struct png_job *job, uint8_t **png_out, size_t *len,
 	write_png_body(png, info, job, idat, idat_len);
 	png_destroy_write_struct(&png, &info);
 	free(row);
-	free(idat);
+	bufpool_free(idat);
 	int rc = sb_finish(&sink.out, png_out, len);
 	if (rc)
 		say(why, "png: out of memory");

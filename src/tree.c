@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bufpool.h"
 #include "iso.h"
 #include "log.h"
 #include "member.h"
@@ -31,6 +32,10 @@ int fs_init(struct fs *fs, size_t cache_size)
 	fs->cache = cache_new(cache_size);
 	if (!fs->cache)
 		return -ENOMEM;
+	/* The pool's buffers were the cache's values: they share its
+	 * bound. */
+	bufpool_set_limit(cache_size / 16);
+	cache_reserve(fs->cache, cache_size / 16);
 	atomic_init(&fs->next_ino, 1);
 	fs->uid = getuid();
 	fs->gid = getgid();
@@ -58,6 +63,7 @@ void fs_destroy(struct fs *fs)
 	archives_free(fs);
 	iso_close(fs->iso);     /* after the archives: they read through it */
 	cache_free(fs->cache);
+	bufpool_drain();
 	for (struct arena *a = fs->arenas, *next; a; a = next) {
 		next = a->next;
 		free(a);

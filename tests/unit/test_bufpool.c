@@ -1,0 +1,81 @@
+/* test_bufpool.c - large buffers come back, small ones and a full pool
+ * do not keep anything. */
+#include "config.h"
+
+#include <malloc.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+#include "bufpool.h"
+
+static void freed_buffer_is_handed_out_again(void **state)
+{
+	(void)state;
+	bufpool_set_limit(4u << 20);
+	char *p = bufpool_alloc(300000);
+	assert_non_null(p);
+	memset(p, 7, 300000);
+	bufpool_free(p);
+	char *q = bufpool_alloc(250000);        /* fits, wastes < half */
+	assert_ptr_equal(q, p);
+	assert_true(malloc_usable_size(q) >= 250000);
+	bufpool_free(q);
+	bufpool_drain();
+}
+
+static void much_larger_buffer_is_not_wasted_on_a_small_one(void **state)
+{
+	(void)state;
+	bufpool_set_limit(4u << 20);
+	char *big = bufpool_alloc(600000);
+	bufpool_free(big);
+	char *small = bufpool_alloc(100000);    /* big would waste > half */
+	assert_ptr_not_equal(small, big);
+	char *again = bufpool_alloc(500000);    /* big fits this one */
+	assert_ptr_equal(again, big);
+	bufpool_free(small);
+	bufpool_free(again);
+	bufpool_drain();
+}
+
+static void limit_bounds_what_is_kept(void **state)
+{
+	(void)state;
+	bufpool_set_limit(0);                   /* keeps nothing */
+	char *p = bufpool_alloc(300000);
+	bufpool_free(p);
+	char *q = bufpool_alloc(300000);
+	bufpool_free(q);
+	bufpool_set_limit(1u << 20);            /* buffers up to 256 KiB */
+	p = bufpool_alloc(300000);
+	bufpool_free(p);                        /* too large to keep */
+	char *r = bufpool_alloc(64u << 10);
+	bufpool_free(r);
+	char *s = bufpool_alloc(64u << 10);
+	assert_ptr_equal(s, r);
+	bufpool_free(s);
+	bufpool_drain();
+}
+
+static void small_buffers_are_plain_malloc(void **state)
+{
+	(void)state;
+	bufpool_set_limit(4u << 20);
+	char *p = bufpool_alloc(100);
+	assert_non_null(p);
+	bufpool_free(p);                        /* freed, not kept */
+	bufpool_free(NULL);
+	bufpool_drain();
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(freed_buffer_is_handed_out_again),
+		cmocka_unit_test(much_larger_buffer_is_not_wasted_on_a_small_one),
+		cmocka_unit_test(limit_bounds_what_is_kept),
+		cmocka_unit_test(small_buffers_are_plain_malloc),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
