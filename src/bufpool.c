@@ -66,6 +66,8 @@ void bufpool_free(void *p)
 	if (!p)
 		return;
 	size_t cap = malloc_usable_size(p);
+	void *drop[SLOTS];
+	size_t dropped = 0;
 	pthread_mutex_lock(&lock);
 	if (cap < BUFPOOL_MIN || cap > limit / 4) {
 		pthread_mutex_unlock(&lock);
@@ -75,7 +77,7 @@ void bufpool_free(void *p)
 	/* Full: kept buffers go, first slot first, to make room. */
 	while (kept_count && (kept_count == SLOTS ||
 			      kept_bytes + cap > limit)) {
-		free(kept[0].p);
+		drop[dropped++] = kept[0].p;
 		kept_bytes -= kept[0].cap;
 		kept[0] = kept[--kept_count];
 	}
@@ -84,6 +86,9 @@ void bufpool_free(void *p)
 	kept_count++;
 	kept_bytes += cap;
 	pthread_mutex_unlock(&lock);
+	/* Unmapping flushes every core's TLB: not while others wait. */
+	while (dropped)
+		free(drop[--dropped]);
 }
 
 void bufpool_drain(void)

@@ -54,6 +54,7 @@ struct cache {
 	size_t buckets;
 	struct value_list main, rerun;
 	struct cache_value *newest;     /* the last value filled */
+	struct cache_value *dead;       /* released, to free when unlocked */
 	uint64_t fills;
 	uint64_t *ghosts;
 	size_t ghost_count;
@@ -88,19 +89,24 @@ struct cache *cache_new(size_t limit)
 	return c;
 }
 
+/* Frees values linked through hnext. */
+static void free_chain(struct cache_value *v)
+{
+	while (v) {
+		struct cache_value *next = v->hnext;
+		bufpool_free(v->data);
+		free(v);
+		v = next;
+	}
+}
+
 void cache_free(struct cache *c)
 {
 	if (!c)
 		return;
-	for (size_t i = 0; i < c->buckets; i++) {
-		struct cache_value *v = c->table[i];
-		while (v) {
-			struct cache_value *next = v->hnext;
-			bufpool_free(v->data);
-			free(v);
-			v = next;
-		}
-	}
+	for (size_t i = 0; i < c->buckets; i++)
+		free_chain(c->table[i]);
+	free_chain(c->dead);
 	free(c->table);
 	free(c->ghosts);
 	pthread_mutex_destroy(&c->lock);
@@ -197,11 +203,23 @@ static void list_push_front(struct value_list *l, struct cache_value *v)
 	l->count++;
 }
 
+/* A value no longer held or cached is freed after the lock is dropped:
+ * freeing a large buffer unmaps it, a TLB flush on every core, and every
+ * read waits for this lock. */
 static void value_release(struct cache *c, struct cache_value *v)
 {
 	c->bytes -= v->len;
-	bufpool_free(v->data);
-	free(v);
+	v->hnext = c->dead;             /* out of the table: free to reuse */
+	c->dead = v;
+}
+
+/* Unlocks the cache, then frees what was released meanwhile. */
+static void unlock(struct cache *c)
+{
+	struct cache_value *dead = c->dead;
+	c->dead = NULL;
+	pthread_mutex_unlock(&c->lock);
+	free_chain(dead);
 }
 
 static bool over_limit(const struct cache *c)
@@ -308,7 +326,7 @@ int cache_get(struct cache *c, uint64_t key, cache_fill_fn fill, void *ctx,
 		ref->data = v->data;
 		ref->len = v->len;
 	}
-	pthread_mutex_unlock(&c->lock);
+	unlock(c);
 	return rc;
 }
 
@@ -320,7 +338,7 @@ void cache_put(struct cache *c, struct cache_ref *ref)
 	pthread_mutex_lock(&c->lock);
 	if (--v->refs == 0 && !v->cached)
 		value_release(c, v);
-	pthread_mutex_unlock(&c->lock);
+	unlock(c);
 	ref->v = NULL;
 	ref->data = NULL;
 	ref->len = 0;
@@ -331,7 +349,7 @@ void cache_reserve(struct cache *c, size_t bytes)
 	pthread_mutex_lock(&c->lock);
 	c->reserved += bytes;
 	evict(c);
-	pthread_mutex_unlock(&c->lock);
+	unlock(c);
 }
 
 void cache_stats(struct cache *c, struct cache_stats *st)
