@@ -409,31 +409,58 @@ static bool dir_ready(const struct node *n)
  * in parallel while the reader takes what they made. */
 #define MADE_AHEAD 2
 
-void tree_made_opened(struct fs *fs, struct node *n)
+/* The same-named files in the listed folders of `up` from child `from`
+ * on, at most *left of them looked at; queues them until *queued is
+ * MADE_AHEAD. */
+static void queue_named(struct fs *fs, struct node *up, size_t from,
+			const char *name, unsigned *queued, size_t *left)
 {
-	struct node *prev = atomic_exchange(&fs->last_made, n);
-	struct node *dir = n->parent, *up = dir ? dir->parent : NULL;
-	if (!prev || prev == n || !up || !dir_ready(up) ||
-	    strcmp(prev->name, n->name) != 0 || !prev->parent ||
-	    prev->parent->parent != up)
-		return;
-	size_t i, skip;
-	if (kid_named(up, dir->name, &i) != dir)
-		return;
-	/* Only folders already listed: a hint never populates one. */
-	unsigned queued = 0;
-	for (size_t j = i + 1; j < up->u.dir.nkids && queued < MADE_AHEAD &&
-	     j <= i + MADE_AHEAD * MADE_AHEAD_SPAN; j++) {
+	size_t skip;
+	for (size_t j = from; j < up->u.dir.nkids && *queued < MADE_AHEAD &&
+	     *left; j++, (*left)--) {
 		struct node *next = up->u.dir.kids[j];
 		struct node *f = dir_ready(next) ?
-				 kid_named(next, n->name, &skip) : NULL;
+				 kid_named(next, name, &skip) : NULL;
 		if (!f)
 			continue;
-		queued++;
+		(*queued)++;
 		if (f->type == NODE_FILE && f->file_kind == FILE_MADE &&
 		    atomic_load(&f->size) == SIZE_UNKNOWN)
 			readahead_queue(fs, make_ahead, f);
 	}
+}
+
+/* Two folders up from a file: its member's folder. */
+static struct node *member_of(const struct node *file)
+{
+	return file->parent ? file->parent->parent : NULL;
+}
+
+void tree_made_opened(struct fs *fs, struct node *n)
+{
+	struct node *prev = atomic_exchange(&fs->last_made, n);
+	struct node *dir = n->parent, *up = member_of(n);
+	if (!prev || prev == n || !up || !dir_ready(up) ||
+	    strcmp(prev->name, n->name) != 0 || !member_of(prev) ||
+	    member_of(prev)->parent != up->parent)
+		return;
+	size_t i;
+	if (kid_named(up, dir->name, &i) != dir)
+		return;
+	/* Only folders already listed: a hint never populates one.  At the
+	 * end of a member the hint goes on into the next one, so a reader
+	 * crossing members is not left to make their first files itself. */
+	unsigned queued = 0;
+	size_t left = MADE_AHEAD * MADE_AHEAD_SPAN;
+	queue_named(fs, up, i + 1, n->name, &queued, &left);
+	struct node *archive = up->parent;
+	size_t k;
+	if (queued < MADE_AHEAD && archive &&
+	    kid_named(archive, up->name, &k) == up &&
+	    k + 1 < archive->u.dir.nkids &&
+	    dir_ready(archive->u.dir.kids[k + 1]))
+		queue_named(fs, archive->u.dir.kids[k + 1], 0, n->name,
+			    &queued, &left);
 }
 
 int tree_stat(struct fs *fs, struct node *n, struct stat *st)
