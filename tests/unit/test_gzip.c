@@ -137,6 +137,23 @@ static void over_the_cap_is_efbig(void **state)
 
 /* ---- claims that would take gigabytes if believed ---- */
 
+/* A figure of /proc/self/status ("VmHWM", "VmPeak") in KiB, or -1. */
+static long status_kb(const char *field)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	if (!f)
+		return -1;
+	char line[256];
+	long kb = -1;
+	size_t n = strlen(field);
+	while (fgets(line, sizeof line, f))
+		if (strncmp(line, field, n) == 0 && line[n] == ':' &&
+		    sscanf(line + n + 1, "%ld", &kb) == 1)
+			break;
+	fclose(f);
+	return kb;
+}
+
 /* The process's peak resident memory (VmHWM) in KiB, after resetting it
  * (clear_refs 5, Linux 4.0 on); -1 when either is not possible. */
 static long peak_rss_kb(bool reset)
@@ -149,31 +166,13 @@ static long peak_rss_kb(bool reset)
 		if (fclose(f) != 0 || !ok)
 			return -1;
 	}
-	FILE *f = fopen("/proc/self/status", "r");
-	if (!f)
-		return -1;
-	char line[256];
-	long kb = -1;
-	while (fgets(line, sizeof line, f))
-		if (sscanf(line, "VmHWM: %ld kB", &kb) == 1)
-			break;
-	fclose(f);
-	return kb;
+	return status_kb("VmHWM");
 }
 
 /* The process's peak virtual size (VmPeak) in KiB, or -1. */
 static long peak_vm_kb(void)
 {
-	FILE *f = fopen("/proc/self/status", "r");
-	if (!f)
-		return -1;
-	char line[256];
-	long kb = -1;
-	while (fgets(line, sizeof line, f))
-		if (sscanf(line, "VmPeak: %ld kB", &kb) == 1)
-			break;
-	fclose(f);
-	return kb;
+	return status_kb("VmPeak");
 }
 
 /* Inflating reserves about what the member inflates to, not what a
