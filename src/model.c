@@ -18,46 +18,12 @@
 #include "bytes.h"
 #include "ccsf.h"
 #include "model.h"
+#include "numfmt.h"
 
 /* ---- numbers ----------------------------------------------------------- */
 
 /* Room one formatted number may take (see put_float7). */
 #define NUMBER_ROOM 24
-
-/* Two digits at a time: output is mostly digits, and one division per
- * pair instead of per digit made OBJ writing a third faster. */
-static const char digit_pairs[] =
-	"00010203040506070809101112131415161718192021222324252627282930313233"
-	"34353637383940414243444546474849505152535455565758596061626364656667"
-	"6869707172737475767778798081828384858687888990919293949596979899";
-
-/* Fills the n bytes ending at end with v's last n digits, zeros in
- * front. */
-static void put_digits_back(char *end, uint64_t v, unsigned n)
-{
-	for (; n >= 2; n -= 2) {
-		end -= 2;
-		memcpy(end, digit_pairs + 2 * (v % 100), 2);
-		v /= 100;
-	}
-	if (n)
-		end[-1] = (char)('0' + v % 10);
-}
-
-static unsigned digit_count(uint64_t v)
-{
-	unsigned n = 1;
-	for (; v >= 100; v /= 100)
-		n += 2;
-	return n + (v >= 10);
-}
-
-static char *put_u64(char *o, uint64_t v)
-{
-	unsigned n = digit_count(v);
-	put_digits_back(o + n, v, n);
-	return o + n;
-}
 
 /* k / 256 for every k, as the digits after the point with trailing zeros
  * dropped: every fixed-point value of the format (s8 / 64, colour / 128,
@@ -72,7 +38,7 @@ static pthread_once_t frac256_once = PTHREAD_ONCE_INIT;
 static void make_frac256(void)
 {
 	for (unsigned k = 0; k < 256; k++) {
-		put_digits_back(frac256[k].digits + 8, k * 390625ull, 8);
+		numfmt_digits(frac256[k].digits + 8, k * 390625ull, 8);
 		unsigned n = 8;
 		while (n && frac256[k].digits[n - 1] == '0')
 			n--;
@@ -89,7 +55,7 @@ static char *put_dyadic(char *o, int32_t v, unsigned shift)
 		*o++ = '-';
 		u = 0 - u;
 	}
-	o = put_u64(o, u >> shift);
+	o = numfmt_uint(o, u >> shift);
 	unsigned k = (u << (8 - shift)) & 0xff;
 	if (k) {
 		*o++ = '.';
@@ -166,7 +132,7 @@ static char *put_float7(char *o, float f)
 		e++;
 	}
 	char d[SIG_DIGITS];
-	put_digits_back(d + SIG_DIGITS, mi, SIG_DIGITS);
+	numfmt_digits(d + SIG_DIGITS, mi, SIG_DIGITS);
 	int used = SIG_DIGITS;
 	while (used > 1 && d[used - 1] == '0')
 		used--;
@@ -917,15 +883,15 @@ static void put_f(struct writer *w, const struct model_mmat *mm,
 	*o++ = 'f';
 	for (int k = 0; k < 3; k++) {
 		*o++ = ' ';
-		o = put_u64(o, (uint64_t)f[k] + 1);
+		o = numfmt_uint(o, (uint64_t)f[k] + 1);
 		uint32_t local = f[k] - mm->first_vertex;
 		if (mm->has_st || mm->has_normal)
 			*o++ = '/';
 		if (mm->has_st)
-			o = put_u64(o, (uint64_t)vt_base + local + 1);
+			o = numfmt_uint(o, (uint64_t)vt_base + local + 1);
 		if (mm->has_normal) {
 			*o++ = '/';
-			o = put_u64(o, (uint64_t)vn_base + local + 1);
+			o = numfmt_uint(o, (uint64_t)vn_base + local + 1);
 		}
 	}
 	line_done(w->obj, s, o);
@@ -1106,7 +1072,7 @@ static void put_hit_f(struct strbuf *sb, uint64_t first)
 	*o++ = 'f';
 	for (int i = 1; i <= 3; i++) {
 		*o++ = ' ';
-		o = put_u64(o, first + (uint64_t)i);
+		o = numfmt_uint(o, first + (uint64_t)i);
 	}
 	line_done(sb, s, o);
 }

@@ -7,7 +7,6 @@
 
 #include "numfmt.h"
 
-
 static const double pow10_exact[] = {
 	1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
 	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
@@ -28,17 +27,42 @@ static double scale10(double d, int p)
 	return p >= 0 ? d * pow10_exact[p] : d / pow10_exact[-p];
 }
 
+/* Two digits at a time: output is mostly digits, and one division per
+ * pair instead of per digit made OBJ writing a third faster. */
+static const char digit_pairs[] =
+	"00010203040506070809101112131415161718192021222324252627282930313233"
+	"34353637383940414243444546474849505152535455565758596061626364656667"
+	"6869707172737475767778798081828384858687888990919293949596979899";
+
+void numfmt_digits(char *end, uint64_t v, unsigned n)
+{
+	for (; n >= 2; n -= 2) {
+		end -= 2;
+		memcpy(end, digit_pairs + 2 * (v % 100), 2);
+		v /= 100;
+	}
+	if (n)
+		end[-1] = (char)('0' + v % 10);
+}
+
+static unsigned digit_count(uint64_t v)
+{
+	unsigned n = 1;
+	for (; v >= 100; v /= 100)
+		n += 2;
+	return n + (v >= 10);
+}
+
+char *numfmt_uint(char *o, uint64_t v)
+{
+	unsigned n = digit_count(v);
+	numfmt_digits(o + n, v, n);
+	return o + n;
+}
+
 static size_t put_uint(char *buf, uint64_t v)
 {
-	char tmp[24];
-	size_t n = 0;
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	for (size_t i = 0; i < n; i++)
-		buf[i] = tmp[n - 1 - i];
-	return n;
+	return (size_t)(numfmt_uint(buf, v) - buf);
 }
 
 /* Nine significant digits of f (finite, nonzero; d = |f|) as an integer in
