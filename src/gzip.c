@@ -225,6 +225,24 @@ static uint64_t trimmed_extent(const struct blob *b, uint64_t off,
 	return end < extent ? end : extent;
 }
 
+/* The inflated bytes to the caller, the guess's slack given back; or
+ * freed, when the caller wants only the outcome (out NULL) or there are
+ * none. */
+static void hand_out(uint8_t *buf, size_t len, uint8_t **out, size_t *out_len)
+{
+	if (!out || !len) {
+		bufpool_free(buf);
+		if (out) {
+			*out = NULL;
+			*out_len = 0;
+		}
+		return;
+	}
+	uint8_t *shrunk = realloc(buf, len);
+	*out = shrunk ? shrunk : buf;
+	*out_len = len;
+}
+
 static int zlib_inflate_member(const struct blob *b, uint64_t off,
 			       uint64_t extent, size_t max_out, uint8_t **out,
 			       size_t *out_len, struct gzip_result *r)
@@ -262,18 +280,7 @@ done:
 	size_t len = sink_len(&s, &z);
 	if (rc == -ENOMEM && !r->error[0])
 		snprintf(r->error, sizeof r->error, "out of memory");
-	if (out) {
-		/* Give back what the guess over-allocated. */
-		uint8_t *shrunk = len ? realloc(s.buf, len) : NULL;
-		*out = shrunk ? shrunk : s.buf;
-		if (!len) {
-			free(s.buf);
-			*out = NULL;
-		}
-		*out_len = len;
-	} else {
-		free(s.buf);
-	}
+	hand_out(s.buf, len, out, out_len);
 	return rc;
 }
 
@@ -365,17 +372,10 @@ static int libdeflate_inflate_member(const struct blob *b, uint64_t off,
 	if (d)
 		libdeflate_free_decompressor(d);
 	bufpool_free(in);
-	if (rc == 0 && out) {
-		uint8_t *shrunk = out_used ? realloc(buf, out_used) : NULL;
-		*out = shrunk ? shrunk : buf;
-		if (!out_used) {
-			bufpool_free(buf);
-			*out = NULL;
-		}
-		*out_len = out_used;
-	} else {
+	if (rc == 0)
+		hand_out(buf, out_used, out, out_len);
+	else
 		bufpool_free(buf);
-	}
 	return rc;
 }
 
