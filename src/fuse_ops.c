@@ -239,12 +239,10 @@ static void ccsfs_open(fuse_req_t req, fuse_ino_t ino,
 	if (n->file_kind == FILE_HOST) {
 		host_fd = open(n->u.host.path, O_RDONLY | O_CLOEXEC);
 		rc = host_fd < 0 ? -errno : 0;
-	} else if (n->file_kind == FILE_BLOB || n->file_kind == FILE_STREAM) {
-		rc = 0;
 	} else if (n->file_kind == FILE_VIEW) {
 		/* Fail here, not in read: the page cache may never ask. */
 		rc = member_view_open(fs, n);
-	} else {
+	} else if (n->file_kind == FILE_MADE) {
 		tree_made_opened(fs, n);
 		/* Made once before means it makes again: only a file never
 		 * made (or failing) needs its producer run now. */

@@ -15,12 +15,11 @@ bool readahead_on_worker(void)
 	return on_worker;
 }
 
-void readahead_init(struct readahead *ra, bool enabled)
+void readahead_init(struct readahead *ra)
 {
 	memset(ra, 0, sizeof *ra);
 	pthread_mutex_init(&ra->lock, NULL);
 	pthread_cond_init(&ra->wake, NULL);
-	ra->disabled = !enabled;
 }
 
 static void *worker(void *arg)
@@ -65,28 +64,30 @@ static void start_workers(struct fs *fs, struct readahead *ra)
 	}
 }
 
-void readahead_queue(struct fs *fs, readahead_fn fn, void *arg)
+static bool is_queued(const struct readahead *ra, readahead_fn fn, void *arg)
 {
-	struct readahead *ra = &fs->readahead;
-	if (ra->disabled || on_worker)
-		return;
-	pthread_mutex_lock(&ra->lock);
-	if (!ra->started && !ra->stopping) {
-		ra->started = true;
-		start_workers(fs, ra);
-		if (!ra->workers) {
-			ra->disabled = true;
-			pthread_mutex_unlock(&ra->lock);
-			return;
-		}
-	}
 	for (unsigned i = 0; i < ra->count; i++) {
 		const struct readahead_job *j =
 			&ra->jobs[(ra->head + i) % READAHEAD_SLOTS];
-		if (j->fn == fn && j->arg == arg) {
-			pthread_mutex_unlock(&ra->lock);
-			return;
-		}
+		if (j->fn == fn && j->arg == arg)
+			return true;
+	}
+	return false;
+}
+
+void readahead_queue(struct fs *fs, readahead_fn fn, void *arg)
+{
+	struct readahead *ra = &fs->readahead;
+	if (on_worker)
+		return;
+	pthread_mutex_lock(&ra->lock);
+	if (!ra->workers && !ra->disabled && !ra->stopping) {
+		start_workers(fs, ra);
+		ra->disabled = !ra->workers;    /* none: go on without */
+	}
+	if (ra->disabled || ra->stopping || is_queued(ra, fn, arg)) {
+		pthread_mutex_unlock(&ra->lock);
+		return;
 	}
 	if (ra->count == READAHEAD_SLOTS) {     /* the oldest hint goes */
 		ra->head = (ra->head + 1) % READAHEAD_SLOTS;

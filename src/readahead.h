@@ -26,8 +26,8 @@ struct readahead {
 	pthread_mutex_t lock;
 	pthread_cond_t wake;
 	pthread_t threads[READAHEAD_MAX_WORKERS];
-	unsigned workers;               /* started */
-	bool started, stopping, disabled;
+	unsigned workers;               /* started on the first hint */
+	bool stopping, disabled;
 	struct readahead_job {
 		readahead_fn fn;
 		void *arg;
@@ -35,7 +35,7 @@ struct readahead {
 	unsigned head, count;
 };
 
-void readahead_init(struct readahead *ra, bool enabled);
+void readahead_init(struct readahead *ra);
 /* For a daemon told not to (-o noreadahead); call before serving. */
 void readahead_disable(struct readahead *ra);
 /* Stops the worker after its current job; queued jobs are dropped. */

@@ -42,7 +42,7 @@ int fs_init(struct fs *fs, size_t cache_size)
 	pthread_mutex_init(&fs->lock, NULL);
 	pthread_cond_init(&fs->populated, NULL);
 	pthread_mutex_init(&fs->arena_lock, NULL);
-	readahead_init(&fs->readahead, true);
+	readahead_init(&fs->readahead);
 	return 0;
 }
 
@@ -327,6 +327,8 @@ int tree_ready(struct fs *fs, struct node *dir)
 	return dir->u.dir.error;
 }
 
+/* The child called name, by binary search; its position in *index when
+ * index is not NULL. */
 static struct node *kid_named(const struct node *dir, const char *name,
 			      size_t *index)
 {
@@ -335,7 +337,8 @@ static struct node *kid_named(const struct node *dir, const char *name,
 		size_t mid = (lo + hi) / 2;
 		int c = strcmp(name, dir->u.dir.kids[mid]->name);
 		if (c == 0) {
-			*index = mid;
+			if (index)
+				*index = mid;
 			return dir->u.dir.kids[mid];
 		}
 		if (c < 0)
@@ -358,8 +361,7 @@ struct node *tree_child(struct fs *fs, struct node *dir, const char *name,
 		*err = rc;
 		return NULL;
 	}
-	size_t index;
-	struct node *n = kid_named(dir, name, &index);
+	struct node *n = kid_named(dir, name, NULL);
 	if (!n)
 		*err = -ENOENT;
 	return n;
@@ -415,12 +417,11 @@ static bool dir_ready(const struct node *n)
 static void queue_named(struct fs *fs, struct node *up, size_t from,
 			const char *name, unsigned *queued, size_t *left)
 {
-	size_t skip;
 	for (size_t j = from; j < up->u.dir.nkids && *queued < MADE_AHEAD &&
 	     *left; j++, (*left)--) {
 		struct node *next = up->u.dir.kids[j];
 		struct node *f = dir_ready(next) ?
-				 kid_named(next, name, &skip) : NULL;
+				 kid_named(next, name, NULL) : NULL;
 		if (!f)
 			continue;
 		(*queued)++;
