@@ -27,13 +27,11 @@ REPLAY_SAN=${REPLAY_SAN--fsanitize=address,undefined -fno-sanitize-recover=all}
 SHELL_CMD=/bin/sh
 
 TARGETS="archive gzip iso ccsf chunk_text texture model"
-# The library: every module but the FUSE glue, as libccsfs.a has it; the
-# linker takes only what the harnesses reach.
-LIBSRC=$(cd "$SRCDIR/src" && ls *.c | sed -e '/^main\.c$/d' -e '/^fuse_ops\.c$/d' -e 's/\.c$//')
+# The format library (libccsfs_format.a's folders): the harnesses reach
+# nothing above it.
+LIBSRC=$(cd "$SRCDIR/src" && ls util/*.c io/*.c archive/*.c ccsf/*.c decode/*.c | sed 's/\.c$//')
 CPPFLAGS="-D_GNU_SOURCE -I$BUILDDIR -I$SRCDIR/src -I$SRCDIR/fuzz"
 PKGS="libpng zlib libiso9660"
-# Some modules include FUSE's headers for its types; nothing here calls it.
-FUSE_CFLAGS=$(pkg-config --cflags fuse3 2>/dev/null || true)
 # gzip.c inflates with libdeflate when configure found it.
 if grep -q '^#define HAVE_LIBDEFLATE 1' "$BUILDDIR/config.h" 2>/dev/null; then
 	PKGS="$PKGS libdeflate"
@@ -56,9 +54,9 @@ build_set() {
 	mkdir -p "$dir"
 	objs=
 	for s in $LIBSRC; do
-		$cc -std=c11 $cflags $CPPFLAGS $PKG_CFLAGS $FUSE_CFLAGS -c \
-			"$SRCDIR/src/$s.c" -o "$dir/$s.o"
-		objs="$objs $dir/$s.o"
+		$cc -std=c11 $cflags $CPPFLAGS $PKG_CFLAGS -c \
+			"$SRCDIR/src/$s.c" -o "$dir/${s%%/*}_${s##*/}.o"
+		objs="$objs $dir/${s%%/*}_${s##*/}.o"
 	done
 	rm -f "$dir/libfuzzccsfs.a"
 	ar rcs "$dir/libfuzzccsfs.a" $objs

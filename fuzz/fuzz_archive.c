@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "archive.h"
+#include "archive/archive.h"
 #include "fuzz_common.h"
-#include "gzip.h"
+#include "archive/gzip.h"
 
 #define MAX_INFLATED (1u << 20)
 #define MAX_MEMBERS 8

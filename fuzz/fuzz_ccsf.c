@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ccsf.h"
+#include "ccsf/ccsf.h"
 #include "fuzz_common.h"
-#include "names.h"
+#include "util/names.h"
 
 static struct name_conv *nc;
 

@@ -13,10 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ccsf.h"
-#include "chunk_text.h"
+#include "ccsf/ccsf.h"
+#include "decode/chunk_text.h"
 #include "fuzz_common.h"
-#include "strbuf.h"
+#include "util/strbuf.h"
 
 static const uint16_t kinds[] = {
 	CCSF_HEADER, CCSF_INDEX, CCSF_SETUP, CCSF_FRAME, CCSF_OBJ,

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "fuzz_common.h"
-#include "gzip.h"
+#include "archive/gzip.h"
 
 struct outcome {
 	int rc;

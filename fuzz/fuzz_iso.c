@@ -14,9 +14,9 @@
 
 #include <cdio/logging.h>
 
-#include "archive.h"
+#include "archive/archive.h"
 #include "fuzz_common.h"
-#include "iso.h"
+#include "io/iso.h"
 
 #define MAX_DEPTH 8
 #define MAX_VISITS 256

@@ -12,10 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ccsf.h"
+#include "ccsf/ccsf.h"
 #include "fuzz_common.h"
-#include "model.h"
-#include "strbuf.h"
+#include "decode/model.h"
+#include "util/strbuf.h"
 
 /* A scene where some objects, materials and textures exist. */
 static const char *object_name(void *ctx, uint32_t index)

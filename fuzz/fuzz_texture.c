@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "fuzz_common.h"
-#include "texture.h"
+#include "decode/texture.h"
 
 static const struct png_text_entry text[] = {
 	{ "Title", "TEX_xasc00" },

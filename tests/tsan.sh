@@ -34,7 +34,7 @@ CPPFLAGS="-D_GNU_SOURCE -I$BUILDDIR -I$SRCDIR/src $(pkg-config --cflags $PKGS)"
 
 mkdir -p "$OUT/obj"
 objs=
-for c in "$SRCDIR"/src/*.c; do
+for c in "$SRCDIR"/src/*/*.c; do
 	o=$OUT/obj/$(basename "$c" .c).o
 	$TSAN_CC $CFLAGS $CPPFLAGS -c "$c" -o "$o" || exit 1
 	objs="$objs $o"
@@ -45,7 +45,7 @@ echo "built $OUT/ccsfs"
 # The unit tests whose threads share a cache or an image.
 unit_tests=
 if pkg-config --exists cmocka; then
-	lib=$(echo "$objs" | tr ' ' '\n' | grep -v -e '/main\.o$' -e '/fuse_ops\.o$' | tr '\n' ' ')
+	lib=$(echo "$objs" | tr ' ' '\n' | grep -v -e '/ccsfs\.o$' -e '/fuse_ops\.o$' | tr '\n' ' ')
 	gen=
 	for c in "$SRCDIR"/tests/gen/ccsw.c "$SRCDIR"/tests/gen/gzw.c "$SRCDIR"/tests/gen/dbw.c; do
 		o=$OUT/obj/gen_$(basename "$c" .c).o

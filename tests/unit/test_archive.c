@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "archive.h"
+#include "archive/archive.h"
 #include "gzw.h"
 
 static void fill_noise(uint8_t *p, size_t n, uint32_t seed)

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "bufpool.h"
+#include "util/bufpool.h"
 
 static void freed_buffer_is_handed_out_again(void **state)
 {

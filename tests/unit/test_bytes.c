@@ -2,7 +2,7 @@
 #include "config.h"
 
 #include "testutil.h"
-#include "bytes.h"
+#include "util/bytes.h"
 
 static void reads_little_endian(void **state)
 {

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "testutil.h"
-#include "cache.h"
+#include "cache/cache.h"
 
 struct filler {
 	size_t size;

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "ccsf.h"
+#include "ccsf/ccsf.h"
 #include "ccsw.h"
 
 static const uint16_t versions[] = { 0x90, 0x92, 0x95, 0x96, 0x100 };

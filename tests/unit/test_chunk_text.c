@@ -8,9 +8,9 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "ccsf.h"
-#include "chunk_text.h"
-#include "strbuf.h"
+#include "ccsf/ccsf.h"
+#include "decode/chunk_text.h"
+#include "util/strbuf.h"
 
 /* ---- building chunks --------------------------------------------------- */
 

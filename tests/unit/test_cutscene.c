@@ -8,10 +8,10 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "ccsf.h"
+#include "ccsf/ccsf.h"
 #include "ccsw.h"
-#include "cutscene.h"
-#include "numfmt.h"
+#include "decode/cutscene.h"
+#include "util/numfmt.h"
 
 #define FRAMES 10
 #define SETUP_BLOCKS 5

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "dbmod.h"
+#include "decode/dbmod.h"
 #include "dbw.h"
 
 /* A database in a buffer of exactly its size, so ASan sees any read

@@ -8,7 +8,7 @@
 #include <zlib.h>
 
 #include "testutil.h"
-#include "gzip.h"
+#include "archive/gzip.h"
 #include "gzw.h"
 
 #define DATA_LEN 100000

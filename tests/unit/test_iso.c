@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "testutil.h"
-#include "iso.h"
+#include "io/iso.h"
 
 /* 2001-06-15 12:34:56 UTC: a time inside the games' own years. */
 #define FILE_TIME ((time_t)992608496)

@@ -11,7 +11,7 @@
 
 #include "testutil.h"
 #include "ccsw.h"
-#include "model.h"
+#include "decode/model.h"
 
 /* ---- a fake scene ------------------------------------------------------ */
 

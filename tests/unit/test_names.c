@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "names.h"
+#include "util/names.h"
 
 static char out[NAME_MAX_OUT(64)];
 

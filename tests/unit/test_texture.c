@@ -15,7 +15,7 @@
 
 #include "testutil.h"
 #include "ccsw.h"
-#include "texture.h"
+#include "decode/texture.h"
 
 /* ---- helpers ----------------------------------------------------------- */
 

@@ -12,7 +12,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "blob.h"
+#include "io/blob.h"
 
 static inline struct blob blob_from_bytes(const void *p, size_t n)
 {

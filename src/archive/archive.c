@@ -1,0 +1,118 @@
+/* archive.c - finding members on sector boundaries. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "archive/archive.h"
+
+/* The scan is bound by reading the archive, like cat, and reads in cat's
+ * size: a buffer that stays in the CPU's cache.  4 MiB reads took five
+ * times as long here (54 ms against 11 ms for the 136 MB full-size
+ * DATA.BIN, warm), every byte going out to memory and back. */
+#define SCAN_READ (128u << 10)
+/* Bytes past a boundary that a header (with its name) may need. */
+#define HEADER_SPAN (10 + GZIP_NAME_MAX + 1)
+
+bool archive_probe(const uint8_t *p, size_t len)
+{
+	struct gzip_header h;
+	return gzip_parse_header(p, len, &h) == 0;
+}
+
+static int push_entry(struct archive_entry **v, size_t *n, size_t *cap,
+		      uint64_t offset, const struct gzip_header *h)
+{
+	if (*n == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 256;
+		void *p = realloc(*v, ncap * sizeof **v);
+		if (!p)
+			return -ENOMEM;
+		*v = p;
+		*cap = ncap;
+	}
+	(*v)[*n].offset = offset;
+	(*v)[*n].extent = 0;
+	(*v)[*n].header = *h;
+	(*n)++;
+	return 0;
+}
+
+/* A member starts at a boundary that opens a valid header and, after the
+ * first, follows at least one byte of the previous member's zero padding:
+ * the bytes 1f 8b 08 also occur inside deflate data. */
+static bool member_starts(const uint8_t *buf, size_t have, size_t at,
+			  uint64_t abs, struct gzip_header *h)
+{
+	if (buf[at] != 0x1f)
+		return false;
+	if (abs > 0 && buf[at - 1] != 0)
+		return false;
+	return gzip_parse_header(buf + at, have - at, h) == 0;
+}
+
+/* A window of the archive.  A bad sector (a scratched disc) hides what
+ * is in it, not the whole archive: on EIO the window is read again a
+ * sector at a time, what cannot be read as zeros, which start no member;
+ * the member it lies in fails when it is inflated. */
+static ssize_t read_window(const struct blob *b, uint8_t *buf, size_t n,
+			   uint64_t from)
+{
+	ssize_t got = blob_read(b, buf, n, from);
+	if (got != -EIO)
+		return got;
+	size_t done = 0;
+	while (done < n) {
+		size_t k = n - done < ARCHIVE_SECTOR ? n - done : ARCHIVE_SECTOR;
+		ssize_t r = blob_read(b, buf + done, k, from + done);
+		if (r < 0)
+			memset(buf + done, 0, k);
+		done += r < 0 ? k : (size_t)r;
+		if (r >= 0 && (size_t)r < k)
+			break;
+	}
+	return (ssize_t)done;
+}
+
+int archive_scan(const struct blob *b, struct archive_entry **entries,
+		 size_t *count)
+{
+	*entries = NULL;
+	*count = 0;
+	size_t cap = 0;
+	/* One byte before each window, for the padding check. */
+	uint8_t *buf = malloc(1 + SCAN_READ + HEADER_SPAN);
+	if (!buf)
+		return -ENOMEM;
+	int rc = 0;
+	blob_will_read_all(b);
+	for (uint64_t pos = 0; pos < b->size && rc == 0; pos += SCAN_READ) {
+		buf[0] = 0;
+		uint64_t from = pos ? pos - 1 : 0;
+		ssize_t got = read_window(b, pos ? buf : buf + 1,
+					SCAN_READ + HEADER_SPAN + (pos ? 1 : 0), from);
+		if (got < 0) {
+			rc = (int)got;
+			break;
+		}
+		size_t have = (size_t)got + (pos ? 0 : 1);
+		for (size_t at = 1; at < have && at <= SCAN_READ; at += ARCHIVE_SECTOR) {
+			struct gzip_header h;
+			if (member_starts(buf, have, at, pos + at - 1, &h))
+				rc = push_entry(entries, count, &cap, pos + at - 1, &h);
+		}
+	}
+	free(buf);
+	if (rc < 0) {
+		free(*entries);
+		*entries = NULL;
+		*count = 0;
+		return rc;
+	}
+	for (size_t i = 0; i < *count; i++) {
+		uint64_t end = i + 1 < *count ? (*entries)[i + 1].offset : b->size;
+		(*entries)[i].extent = end - (*entries)[i].offset;
+	}
+	return 0;
+}

@@ -1,0 +1,36 @@
+/* archive.h - the gzip archives (DATA.BIN and the STREAM archives): members laid end
+ * to end on 2048-byte boundaries, with no directory of their own.
+ *
+ * The scan finds members by looking at every sector boundary, in large
+ * reads and without inflating anything; a member's bytes run to the next
+ * member's start (its extent).  What only inflation can tell (the exact
+ * compressed length, CRC, ISIZE) is learnt later, per member.
+ */
+#ifndef CCSFS_ARCHIVE_H
+#define CCSFS_ARCHIVE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "io/blob.h"
+#include "archive/gzip.h"
+
+#define ARCHIVE_SECTOR 2048
+
+struct archive_entry {
+	uint64_t offset;                /* of the gzip header */
+	uint64_t extent;                /* bytes up to the next member */
+	struct gzip_header header;
+};
+
+/* True when the bytes (a file's first sector) open a gzip member as the
+ * archives write them. */
+bool archive_probe(const uint8_t *p, size_t len);
+
+/* Finds every member.  Returns 0 with a malloc'ed array (possibly empty),
+ * or a negative errno when the source cannot be read. */
+int archive_scan(const struct blob *b, struct archive_entry **entries,
+		 size_t *count);
+
+#endif

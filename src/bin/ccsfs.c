@@ -1,0 +1,237 @@
+/* main.c - options, the source check, and the FUSE session: glue only. */
+#include "config.h"
+
+#include <errno.h>
+#include <malloc.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fuse/fuse_ops.h"
+#include "util/log.h"
+#include "views/source.h"
+#include "tree/tree.h"
+
+#define DEFAULT_CACHE_SIZE ((size_t)256 << 20)
+#define DEFAULT_MAX_MEMBER ((size_t)1 << 30)
+
+struct options {
+	const char *source;
+	char *cache_size;
+	char *max_member;
+	int no_readahead;
+	int show_help;
+	int show_version;
+};
+
+#define OPT(t, p) { t, offsetof(struct options, p), 1 }
+static const struct fuse_opt option_spec[] = {
+	OPT("cache_size=%s", cache_size),
+	OPT("max_member=%s", max_member),
+	OPT("noreadahead", no_readahead),
+	OPT("-h", show_help),
+	OPT("--help", show_help),
+	OPT("-V", show_version),
+	OPT("--version", show_version),
+	FUSE_OPT_END
+};
+
+static void usage(const char *prog)
+{
+	printf("usage: %s [options] SOURCE MOUNTPOINT\n"
+	       "\n"
+	       "Mounts the .hack// game archives of SOURCE read-only at MOUNTPOINT.\n"
+	       "SOURCE is a disc image, a directory holding a disc's files, or a\n"
+	       "single archive (DATA.BIN, STREAM/STR1.BIN ...) or model database,\n"
+	       "told apart by their content.\n"
+	       "\n"
+	       "ccsfs options:\n"
+	       "    -o cache_size=SIZE     memory for inflated members, made files and\n"
+	       "                           the tree's records (default 256M; K, M, G)\n"
+	       "    -o max_member=SIZE     refuse members that inflate to more\n"
+	       "                           (default 1G)\n"
+	       "    -o noreadahead         make nothing ahead of a reader on\n"
+	       "                           other threads\n"
+	       "    -h, --help             this help, then FUSE's options\n"
+	       "    -V, --version          the version\n"
+	       "\n"
+	       "FUSE options:\n"
+	       "    -f                     stay in the foreground, log to stderr\n"
+	       "    -d                     debug: foreground, every request logged\n"
+	       "    -s                     a single thread\n"
+	       "    -o allow_other         let other users in (needs user_allow_other)\n"
+	       "\n", prog);
+}
+
+static int opt_proc(void *data, const char *arg, int key,
+		    struct fuse_args *outargs)
+{
+	(void)outargs;
+	struct options *o = data;
+	if (key == FUSE_OPT_KEY_NONOPT && !o->source) {
+		o->source = arg;
+		return 0;       /* taken: FUSE must not see it */
+	}
+	return 1;
+}
+
+/* "256M" -> bytes; 0 when malformed. */
+static size_t parse_size(const char *s)
+{
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (errno || end == s)
+		return 0;
+	unsigned shift = 0;
+	switch (*end) {
+	case 'k': case 'K': shift = 10; end++; break;
+	case 'm': case 'M': shift = 20; end++; break;
+	case 'g': case 'G': shift = 30; end++; break;
+	default: break;
+	}
+	if (*end == 'i' && *(end + 1) == 'B')
+		end += 2;
+	else if (*end == 'B')
+		end++;
+	if (*end || v > (SIZE_MAX >> shift))
+		return 0;
+	return (size_t)(v << shift);
+}
+
+static int size_option(const char *value, const char *name, size_t dflt,
+		       size_t *out)
+{
+	*out = dflt;
+	if (!value)
+		return 0;
+	*out = parse_size(value);
+	if (*out)
+		return 0;
+	fprintf(stderr, "ccsfs: -o %s=%s: not a size (a number with K, M or G)\n",
+		name, value);
+	return -1;
+}
+
+static int loop_threads(struct fuse_session *se,
+			const struct fuse_cmdline_opts *cl)
+{
+	struct fuse_loop_config *lc = fuse_loop_cfg_create();
+	if (!lc)
+		return 1;
+	fuse_loop_cfg_set_clone_fd(lc, (unsigned)cl->clone_fd);
+	fuse_loop_cfg_set_max_threads(lc, cl->max_threads);
+	fuse_loop_cfg_set_idle_threads(lc, cl->max_idle_threads);
+	int rc = fuse_session_loop_mt(se, lc);
+	fuse_loop_cfg_destroy(lc);
+	return rc;
+}
+
+static int serve(struct fuse_session *se, const struct fuse_cmdline_opts *cl)
+{
+	if (fuse_set_signal_handlers(se) != 0)
+		return 1;
+	int rc = 1;
+	if (fuse_session_mount(se, cl->mountpoint) == 0) {
+		log_init(cl->foreground);
+		if (fuse_daemonize(cl->foreground) == 0)
+			rc = cl->singlethread ? fuse_session_loop(se)
+					      : loop_threads(se, cl);
+		fuse_session_unmount(se);
+	}
+	fuse_remove_signal_handlers(se);
+	/* libfuse reports the signal that ended the loop; being asked to
+	 * stop is a clean end. */
+	return rc == 0 || rc == SIGTERM || rc == SIGINT || rc == SIGHUP ? 0 : 1;
+}
+
+static int run(struct fuse_args *args, struct options *o)
+{
+	struct fuse_cmdline_opts cl;
+	memset(&cl, 0, sizeof cl);
+	if (fuse_parse_cmdline(args, &cl) != 0)
+		return 1;
+	int status = 1;
+	struct fs fs;
+	bool fs_ready = false;
+	size_t cache_size, max_member;
+	if (size_option(o->cache_size, "cache_size", DEFAULT_CACHE_SIZE,
+			&cache_size) < 0 ||
+	    size_option(o->max_member, "max_member", DEFAULT_MAX_MEMBER,
+			&max_member) < 0)
+		goto out;
+	if (!o->source || !cl.mountpoint) {
+		fprintf(stderr, "ccsfs: %s\nTry 'ccsfs --help'.\n", !o->source ?
+			"no SOURCE given" : "no MOUNTPOINT given");
+		goto out;
+	}
+	if (fs_init(&fs, cache_size) < 0) {
+		fprintf(stderr, "ccsfs: out of memory\n");
+		goto out;
+	}
+	fs_ready = true;
+	fs.max_member = max_member;
+	if (o->no_readahead)
+		readahead_disable(&fs.readahead);
+	char err[512];
+	if (source_open(&fs, o->source, err, sizeof err) < 0) {
+		fprintf(stderr, "ccsfs: %s\n", err);
+		goto out;
+	}
+	char fsname[4200];
+	snprintf(fsname, sizeof fsname, "-oro,subtype=ccsfs,fsname=%s",
+		 o->source);
+	/* fsname is parsed as an option list: a comma would split it. */
+	if (strchr(o->source, ',') || fuse_opt_add_arg(args, fsname) != 0)
+		fuse_opt_add_arg(args, "-oro,subtype=ccsfs,fsname=ccsfs");
+	struct fuse_session *se = fuse_session_new(args, &ccsfs_ops,
+						   sizeof ccsfs_ops, &fs);
+	if (se) {
+		status = serve(se, &cl);
+		fuse_session_destroy(se);
+	}
+out:
+	if (fs_ready)
+		fs_destroy(&fs);
+	free(cl.mountpoint);
+	return status;
+}
+
+/* Inflated members and made files come and go in sizes from kilobytes to
+ * megabytes.  glibc's moving mmap threshold would soon serve them from
+ * heap arenas that never shrink, and the daemon's resident memory would
+ * drift far above cache_size; a fixed threshold hands large buffers back
+ * to the kernel when the cache drops them. */
+static void tune_malloc(void)
+{
+	mallopt(M_MMAP_THRESHOLD, 64 * 1024);
+	mallopt(M_ARENA_MAX, 4);
+}
+
+int main(int argc, char *argv[])
+{
+	tune_malloc();
+	struct fuse_args args = FUSE_ARGS_INIT(argc, argv);
+	struct options o;
+	memset(&o, 0, sizeof o);
+	if (fuse_opt_parse(&args, &o, option_spec, opt_proc) != 0)
+		return 1;
+	int status = 0;
+	if (o.show_help) {
+		usage(argv[0]);
+		printf("libfuse's options:\n");
+		fuse_cmdline_help();
+		fuse_lowlevel_help();
+	} else if (o.show_version) {
+		printf("ccsfs %s (libfuse %d)\n", PACKAGE_VERSION, fuse_version());
+	} else {
+		status = run(&args, &o);
+	}
+	fuse_opt_free_args(&args);
+	free(o.cache_size);
+	free(o.max_member);
+	return status;
+}

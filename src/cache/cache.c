@@ -1,0 +1,365 @@
+/* cache.c - hash table + two recency lists under one mutex; fills run
+ * unlocked.
+ *
+ * Plain LRU is the worst policy for the commonest whole-disc pattern: a
+ * listing pass (find, ls -R) inflates every member, then a reading pass
+ * (grep -r, find -exec cat) goes through them again in the same order.
+ * With a cache smaller than the disc, each fill of the second pass evicts
+ * exactly the member it will need next, and nothing ever hits.  So a key
+ * that was evicted before and is filled again (a "ghost", remembered by
+ * key only) goes on a second list, the rerun list, which is evicted
+ * first: a loop over more than the cache holds keeps what stayed in from
+ * the first pass and cycles its misses through the rerun list.  A rerun
+ * value that is hit again later, after other fills, is in real use and
+ * joins the main list. */
+#include "config.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/bufpool.h"
+#include "cache/cache.h"
+
+struct cache_value {
+	uint64_t key;
+	uint8_t *data;
+	size_t len;
+	unsigned refs;
+	bool ready;             /* filled; false while a fill runs */
+	bool cached;            /* still in the table (not evicted) */
+	bool rerun;             /* on the rerun list */
+	uint64_t fill_no;       /* c->fills when it was filled */
+	struct cache_value *hnext;              /* hash chain */
+	struct cache_value *lru_prev, *lru_next;/* its list, newest first */
+};
+
+struct value_list {
+	struct cache_value *head, *tail;
+	size_t count;
+};
+
+/* Keys evicted before: open addressing, 0 = empty (keys are inode
+ * numbers, never 0), forgotten all at once when half full. */
+#define GHOST_SLOTS (1u << 16)
+
+struct cache {
+	pthread_mutex_t lock;
+	pthread_cond_t filled;
+	size_t limit, bytes;
+	size_t reserved;        /* the tree's own memory, charged here */
+	struct cache_value **table;
+	size_t buckets;
+	struct value_list main, rerun;
+	struct cache_value *newest;     /* the last value filled */
+	struct cache_value *dead;       /* released, to free when unlocked */
+	uint64_t fills;
+	uint64_t *ghosts;
+	size_t ghost_count;
+	uint64_t hits, misses, evictions;
+};
+
+#define BUCKETS 4096
+/* The rerun values that always stay: those being read and those being
+ * read ahead, for two readers. */
+#define RERUN_KEEP 4
+/* Fills by others between two uses that make a rerun value one in use:
+ * more than a reader and its readahead make while it reads one value. */
+#define RERUN_REUSE_GAP 8
+
+struct cache *cache_new(size_t limit)
+{
+	struct cache *c = calloc(1, sizeof *c);
+	if (!c)
+		return NULL;
+	c->table = calloc(BUCKETS, sizeof *c->table);
+	c->ghosts = calloc(GHOST_SLOTS, sizeof *c->ghosts);
+	if (!c->table || !c->ghosts) {
+		free(c->table);
+		free(c->ghosts);
+		free(c);
+		return NULL;
+	}
+	c->buckets = BUCKETS;
+	c->limit = limit;
+	pthread_mutex_init(&c->lock, NULL);
+	pthread_cond_init(&c->filled, NULL);
+	return c;
+}
+
+/* Frees values linked through hnext. */
+static void free_chain(struct cache_value *v)
+{
+	while (v) {
+		struct cache_value *next = v->hnext;
+		bufpool_free(v->data);
+		free(v);
+		v = next;
+	}
+}
+
+void cache_free(struct cache *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->buckets; i++)
+		free_chain(c->table[i]);
+	free_chain(c->dead);
+	free(c->table);
+	free(c->ghosts);
+	pthread_mutex_destroy(&c->lock);
+	pthread_cond_destroy(&c->filled);
+	free(c);
+}
+
+static size_t bucket_of(const struct cache *c, uint64_t key)
+{
+	key ^= key >> 33;
+	key *= 0xff51afd7ed558ccdULL;
+	key ^= key >> 33;
+	return (size_t)(key % c->buckets);
+}
+
+static struct cache_value *table_find(struct cache *c, uint64_t key)
+{
+	for (struct cache_value *v = c->table[bucket_of(c, key)]; v; v = v->hnext)
+		if (v->key == key)
+			return v;
+	return NULL;
+}
+
+static void table_remove(struct cache *c, struct cache_value *v)
+{
+	struct cache_value **pp = &c->table[bucket_of(c, v->key)];
+	while (*pp && *pp != v)
+		pp = &(*pp)->hnext;
+	if (*pp)
+		*pp = v->hnext;
+	v->cached = false;
+}
+
+static size_t ghost_slot(uint64_t key)
+{
+	key ^= key >> 29;
+	key *= 0xbf58476d1ce4e5b9ULL;
+	key ^= key >> 32;
+	return (size_t)(key & (GHOST_SLOTS - 1));
+}
+
+static void ghost_add(struct cache *c, uint64_t key)
+{
+	if (c->ghost_count >= GHOST_SLOTS / 2) {
+		memset(c->ghosts, 0, GHOST_SLOTS * sizeof *c->ghosts);
+		c->ghost_count = 0;
+	}
+	size_t i = ghost_slot(key);
+	while (c->ghosts[i] && c->ghosts[i] != key)
+		i = (i + 1) & (GHOST_SLOTS - 1);
+	if (!c->ghosts[i]) {
+		c->ghosts[i] = key;
+		c->ghost_count++;
+	}
+}
+
+static bool ghost_seen(const struct cache *c, uint64_t key)
+{
+	for (size_t i = ghost_slot(key); c->ghosts[i];
+	     i = (i + 1) & (GHOST_SLOTS - 1))
+		if (c->ghosts[i] == key)
+			return true;
+	return false;
+}
+
+static struct value_list *list_of(struct cache *c, struct cache_value *v)
+{
+	return v->rerun ? &c->rerun : &c->main;
+}
+
+static void list_unlink(struct value_list *l, struct cache_value *v)
+{
+	if (v->lru_prev)
+		v->lru_prev->lru_next = v->lru_next;
+	else if (l->head == v)
+		l->head = v->lru_next;
+	if (v->lru_next)
+		v->lru_next->lru_prev = v->lru_prev;
+	else if (l->tail == v)
+		l->tail = v->lru_prev;
+	v->lru_prev = v->lru_next = NULL;
+	l->count--;
+}
+
+static void list_push_front(struct value_list *l, struct cache_value *v)
+{
+	v->lru_prev = NULL;
+	v->lru_next = l->head;
+	if (l->head)
+		l->head->lru_prev = v;
+	l->head = v;
+	if (!l->tail)
+		l->tail = v;
+	l->count++;
+}
+
+/* A value no longer held or cached is freed after the lock is dropped:
+ * freeing a large buffer unmaps it, a TLB flush on every core, and every
+ * read waits for this lock. */
+static void value_release(struct cache *c, struct cache_value *v)
+{
+	c->bytes -= v->len;
+	v->hnext = c->dead;             /* out of the table: free to reuse */
+	c->dead = v;
+}
+
+/* Unlocks the cache, then frees what was released meanwhile. */
+static void unlock(struct cache *c)
+{
+	struct cache_value *dead = c->dead;
+	c->dead = NULL;
+	pthread_mutex_unlock(&c->lock);
+	free_chain(dead);
+}
+
+static bool over_limit(const struct cache *c)
+{
+	return c->bytes + c->reserved > c->limit;
+}
+
+static void drop(struct cache *c, struct value_list *l, struct cache_value *v)
+{
+	list_unlink(l, v);
+	table_remove(c, v);
+	ghost_add(c, v->key);
+	c->evictions++;
+	if (!v->refs)
+		value_release(c, v);
+}
+
+/* Drops values from l's oldest end while the cache is over its limit and
+ * l holds more than keep. */
+static void drop_oldest(struct cache *c, struct value_list *l, size_t keep)
+{
+	struct cache_value *v = l->tail;
+	while (over_limit(c) && v && l->count > keep) {
+		struct cache_value *prev = v->lru_prev;
+		if (v != c->newest)
+			drop(c, l, v);
+		v = prev;
+	}
+}
+
+/* Drops values until the cache fits its limit: rerun values first, oldest
+ * first, all but the newest few; then the least recently used.  A value in
+ * use leaves the table now and is freed by its last put.  The newest
+ * value always stays, even when it alone is over the limit: a member
+ * larger than the cache would otherwise be inflated again for every
+ * read. */
+static void evict(struct cache *c)
+{
+	drop_oldest(c, &c->rerun, RERUN_KEEP);
+	drop_oldest(c, &c->main, 0);
+	drop_oldest(c, &c->rerun, 0);
+}
+
+static int fill_value(struct cache *c, struct cache_value *v,
+		      cache_fill_fn fill, void *ctx)
+{
+	uint8_t *data = NULL;
+	size_t len = 0;
+	pthread_mutex_unlock(&c->lock);
+	int rc = fill(ctx, &data, &len);
+	pthread_mutex_lock(&c->lock);
+	if (rc < 0) {
+		bufpool_free(data);
+		table_remove(c, v);
+		free(v);
+	} else {
+		v->data = data;
+		v->len = len;
+		v->ready = true;
+		v->fill_no = ++c->fills;
+		v->rerun = ghost_seen(c, v->key);
+		c->bytes += len;
+		c->newest = v;
+		list_push_front(list_of(c, v), v);
+		evict(c);
+	}
+	pthread_cond_broadcast(&c->filled);
+	return rc;
+}
+
+int cache_get(struct cache *c, uint64_t key, cache_fill_fn fill, void *ctx,
+	      struct cache_ref *ref)
+{
+	int rc = 0;
+	pthread_mutex_lock(&c->lock);
+	struct cache_value *v;
+	/* Wait out a fill in progress; if it failed, try ourselves. */
+	while ((v = table_find(c, key)) && !v->ready)
+		pthread_cond_wait(&c->filled, &c->lock);
+	if (v) {
+		c->hits++;
+		list_unlink(list_of(c, v), v);
+		if (v->rerun && c->fills - v->fill_no > RERUN_REUSE_GAP)
+			v->rerun = false;
+		list_push_front(list_of(c, v), v);
+		v->refs++;
+	} else {
+		c->misses++;
+		v = calloc(1, sizeof *v);
+		if (!v) {
+			pthread_mutex_unlock(&c->lock);
+			return -ENOMEM;
+		}
+		v->key = key;
+		v->refs = 1;
+		v->cached = true;
+		size_t b = bucket_of(c, key);
+		v->hnext = c->table[b];
+		c->table[b] = v;
+		rc = fill_value(c, v, fill, ctx);
+	}
+	if (rc == 0) {
+		ref->v = v;
+		ref->data = v->data;
+		ref->len = v->len;
+	}
+	unlock(c);
+	return rc;
+}
+
+void cache_put(struct cache *c, struct cache_ref *ref)
+{
+	struct cache_value *v = ref->v;
+	if (!v)
+		return;
+	pthread_mutex_lock(&c->lock);
+	if (--v->refs == 0 && !v->cached)
+		value_release(c, v);
+	unlock(c);
+	ref->v = NULL;
+	ref->data = NULL;
+	ref->len = 0;
+}
+
+void cache_reserve(struct cache *c, size_t bytes)
+{
+	pthread_mutex_lock(&c->lock);
+	c->reserved += bytes;
+	evict(c);
+	unlock(c);
+}
+
+void cache_stats(struct cache *c, struct cache_stats *st)
+{
+	pthread_mutex_lock(&c->lock);
+	st->bytes = c->bytes;
+	st->reserved = c->reserved;
+	st->limit = c->limit;
+	st->hits = c->hits;
+	st->misses = c->misses;
+	st->evictions = c->evictions;
+	pthread_mutex_unlock(&c->lock);
+}

@@ -1,0 +1,120 @@
+/* readahead.c - worker threads and a small queue of hints. */
+#include "config.h"
+
+#include <string.h>
+#include <unistd.h>
+
+#include "util/log.h"
+#include "cache/readahead.h"
+
+static _Thread_local bool on_worker;
+
+bool readahead_on_worker(void)
+{
+	return on_worker;
+}
+
+void readahead_init(struct readahead *ra, void *owner)
+{
+	memset(ra, 0, sizeof *ra);
+	ra->owner = owner;
+	pthread_mutex_init(&ra->lock, NULL);
+	pthread_cond_init(&ra->wake, NULL);
+}
+
+static void *worker(void *arg)
+{
+	struct readahead *ra = arg;
+	on_worker = true;
+	pthread_mutex_lock(&ra->lock);
+	for (;;) {
+		while (!ra->count && !ra->stopping)
+			pthread_cond_wait(&ra->wake, &ra->lock);
+		if (ra->stopping)
+			break;
+		struct readahead_job job = ra->jobs[ra->head];
+		ra->head = (ra->head + 1) % READAHEAD_SLOTS;
+		ra->count--;
+		pthread_mutex_unlock(&ra->lock);
+		job.fn(ra->owner, job.arg);
+		pthread_mutex_lock(&ra->lock);
+	}
+	pthread_mutex_unlock(&ra->lock);
+	return NULL;
+}
+
+/* One worker per online core: the reader's own thread mostly waits for
+ * what they make, so all cores can make. */
+static void start_workers(struct readahead *ra)
+{
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	unsigned want = cores < 1 ? 1 : cores > READAHEAD_MAX_WORKERS ?
+			READAHEAD_MAX_WORKERS : (unsigned)cores;
+	while (ra->workers < want) {
+		int rc = pthread_create(&ra->threads[ra->workers], NULL,
+					worker, ra);
+		if (rc != 0) {
+			/* Readahead is an optimisation: go on with fewer. */
+			log_error("readahead: no worker thread: %s",
+				  strerror(rc));
+			break;
+		}
+		ra->workers++;
+	}
+}
+
+static bool is_queued(const struct readahead *ra, readahead_fn fn, void *arg)
+{
+	for (unsigned i = 0; i < ra->count; i++) {
+		const struct readahead_job *j =
+			&ra->jobs[(ra->head + i) % READAHEAD_SLOTS];
+		if (j->fn == fn && j->arg == arg)
+			return true;
+	}
+	return false;
+}
+
+void readahead_queue(struct readahead *ra, readahead_fn fn, void *arg)
+{
+	if (on_worker)
+		return;
+	pthread_mutex_lock(&ra->lock);
+	if (!ra->workers && !ra->disabled && !ra->stopping) {
+		start_workers(ra);
+		ra->disabled = !ra->workers;    /* none: go on without */
+	}
+	if (ra->disabled || ra->stopping || is_queued(ra, fn, arg)) {
+		pthread_mutex_unlock(&ra->lock);
+		return;
+	}
+	if (ra->count == READAHEAD_SLOTS) {     /* the oldest hint goes */
+		ra->head = (ra->head + 1) % READAHEAD_SLOTS;
+		ra->count--;
+	}
+	ra->jobs[(ra->head + ra->count) % READAHEAD_SLOTS] =
+		(struct readahead_job){ fn, arg };
+	ra->count++;
+	pthread_cond_signal(&ra->wake);
+	pthread_mutex_unlock(&ra->lock);
+}
+
+void readahead_disable(struct readahead *ra)
+{
+	pthread_mutex_lock(&ra->lock);
+	ra->disabled = true;
+	pthread_mutex_unlock(&ra->lock);
+}
+
+void readahead_stop(struct readahead *ra)
+{
+	pthread_mutex_lock(&ra->lock);
+	ra->stopping = true;
+	ra->count = 0;
+	unsigned workers = ra->workers;
+	pthread_cond_broadcast(&ra->wake);
+	pthread_mutex_unlock(&ra->lock);
+	for (unsigned i = 0; i < workers; i++)
+		pthread_join(ra->threads[i], NULL);
+	pthread_mutex_destroy(&ra->lock);
+	pthread_cond_destroy(&ra->wake);
+}

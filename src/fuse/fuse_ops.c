@@ -1,0 +1,305 @@
+/* fuse_ops.c - low-level FUSE callbacks over the virtual tree. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include "fuse/fuse_ops.h"
+#include "tree/tree.h"
+
+/* An open file needs no state of its own: the node is its inode, and
+ * fi->fh is a passed-through file's descriptor plus one (0 for none).  A
+ * struct per open leaked whenever the kernel dropped a RELEASE at
+ * unmount (valgrind.sh saw it). */
+static int host_fd_of(const struct fuse_file_info *fi)
+{
+	return (int)fi->fh - 1;
+}
+
+static struct fs *fs_of(fuse_req_t req)
+{
+	return fuse_req_userdata(req);
+}
+
+/* The kernel's name for a node is its address; the root is 1. */
+static fuse_ino_t ino_of(struct fs *fs, struct node *n)
+{
+	return n == fs->root ? FUSE_ROOT_ID : (fuse_ino_t)(uintptr_t)n;
+}
+
+static struct node *node_of(struct fs *fs, fuse_ino_t ino)
+{
+	return ino == FUSE_ROOT_ID ? fs->root : (struct node *)(uintptr_t)ino;
+}
+
+/* A file that exists but cannot be made is listed with size 0; opening
+ * it reports the EIO. */
+static int node_attr(struct fs *fs, struct node *n, struct stat *st)
+{
+	int rc = tree_stat(fs, n, st);
+	if (rc == -EIO && n->type == NODE_FILE) {
+		memset(st, 0, sizeof *st);
+		st->st_ino = n->ino;
+		st->st_mode = S_IFREG | 0444;
+		st->st_nlink = 1;
+		st->st_uid = fs->uid;
+		st->st_gid = fs->gid;
+		st->st_mtime = st->st_ctime = st->st_atime = n->mtime;
+		return 0;
+	}
+	return rc;
+}
+
+static int fill_entry(struct fs *fs, struct node *n,
+		      struct fuse_entry_param *e)
+{
+	memset(e, 0, sizeof *e);
+	int rc = node_attr(fs, n, &e->attr);
+	if (rc < 0)
+		return rc;
+	e->ino = ino_of(fs, n);
+	e->generation = 1;
+	e->attr_timeout = CCSFS_TIMEOUT;
+	e->entry_timeout = CCSFS_TIMEOUT;
+	return 0;
+}
+
+static void ccsfs_init(void *userdata, struct fuse_conn_info *conn)
+{
+	(void)userdata;
+	if (conn->capable & FUSE_CAP_CACHE_SYMLINKS)
+		conn->want |= FUSE_CAP_CACHE_SYMLINKS;
+}
+
+static void ccsfs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
+{
+	struct fs *fs = fs_of(req);
+	int err = 0;
+	struct node *n = tree_child(fs, node_of(fs, parent), name, &err);
+	struct fuse_entry_param e;
+	if (!n && err == -ENOENT) {
+		/* Remembered as absent: nothing appears later. */
+		memset(&e, 0, sizeof e);
+		e.entry_timeout = CCSFS_TIMEOUT;
+		fuse_reply_entry(req, &e);
+		return;
+	}
+	if (!n) {
+		fuse_reply_err(req, -err);
+		return;
+	}
+	int rc = fill_entry(fs, n, &e);
+	if (rc < 0)
+		fuse_reply_err(req, -rc);
+	else
+		fuse_reply_entry(req, &e);
+}
+
+static void ccsfs_getattr(fuse_req_t req, fuse_ino_t ino,
+			  struct fuse_file_info *fi)
+{
+	(void)fi;
+	struct fs *fs = fs_of(req);
+	struct stat st;
+	int rc = node_attr(fs, node_of(fs, ino), &st);
+	if (rc < 0)
+		fuse_reply_err(req, -rc);
+	else
+		fuse_reply_attr(req, &st, CCSFS_TIMEOUT);
+}
+
+static void ccsfs_readlink(fuse_req_t req, fuse_ino_t ino)
+{
+	struct node *n = node_of(fs_of(req), ino);
+	if (n->type != NODE_LINK)
+		fuse_reply_err(req, EINVAL);
+	else
+		fuse_reply_readlink(req, n->u.link.target);
+}
+
+static void ccsfs_opendir(fuse_req_t req, fuse_ino_t ino,
+			  struct fuse_file_info *fi)
+{
+	struct fs *fs = fs_of(req);
+	struct node *n = node_of(fs, ino);
+	if (n->type != NODE_DIR) {
+		fuse_reply_err(req, ENOTDIR);
+		return;
+	}
+	int rc = tree_ready(fs, n);
+	if (rc < 0 && !n->u.dir.nkids) {
+		fuse_reply_err(req, -rc);
+		return;
+	}
+	/* A directory never changes once made: the kernel may keep it. */
+	fi->cache_readdir = 1;
+	fi->keep_cache = 1;
+	fuse_reply_open(req, fi);
+}
+
+/* Attributes that cost nothing to tell: no producer has to run. */
+static bool cheap_attrs(const struct node *n)
+{
+	return n->type != NODE_FILE || atomic_load(&n->size) != SIZE_UNKNOWN;
+}
+
+/* Offsets are positions: "." 1, ".." 2, child i at i + 3. */
+static size_t add_entry(fuse_req_t req, struct fs *fs, struct node *dir,
+			off_t next, char *buf, size_t room, bool plus)
+{
+	struct node *n;
+	const char *name;
+	if (next == 1 || next == 2) {
+		n = next == 1 ? dir : (dir->parent ? dir->parent : dir);
+		name = next == 1 ? "." : "..";
+	} else {
+		n = dir->u.dir.kids[next - 3];
+		name = n->name;
+	}
+	struct fuse_entry_param e;
+	memset(&e, 0, sizeof e);
+	e.attr.st_ino = n->ino;
+	e.attr.st_mode = n->type == NODE_DIR ? S_IFDIR :
+			 n->type == NODE_LINK ? S_IFLNK : S_IFREG;
+	if (!plus)
+		return fuse_add_direntry(req, buf, room, name, &e.attr, next);
+	/* With no attributes (e.ino 0) the kernel just lists the name; a
+	 * file's size may need a producer to run, which waits for a stat. */
+	if (next > 2 && cheap_attrs(n))
+		fill_entry(fs, n, &e);
+	return fuse_add_direntry_plus(req, buf, room, name, &e, next);
+}
+
+static void reply_dir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
+		      bool plus)
+{
+	struct fs *fs = fs_of(req);
+	struct node *dir = node_of(fs, ino);
+	char *buf = malloc(size);
+	if (!buf) {
+		fuse_reply_err(req, ENOMEM);
+		return;
+	}
+	size_t used = 0;
+	off_t last = (off_t)dir->u.dir.nkids + 2;
+	for (off_t next = off + 1; next <= last; next++) {
+		size_t need = add_entry(req, fs, dir, next, buf + used,
+					size - used, plus);
+		if (need > size - used)
+			break;
+		used += need;
+	}
+	fuse_reply_buf(req, buf, used);
+	free(buf);
+}
+
+static void ccsfs_readdir(fuse_req_t req, fuse_ino_t ino, size_t size,
+			  off_t off, struct fuse_file_info *fi)
+{
+	(void)fi;
+	reply_dir(req, ino, size, off, false);
+}
+
+static void ccsfs_readdirplus(fuse_req_t req, fuse_ino_t ino, size_t size,
+			      off_t off, struct fuse_file_info *fi)
+{
+	(void)fi;
+	reply_dir(req, ino, size, off, true);
+}
+
+static void ccsfs_releasedir(fuse_req_t req, fuse_ino_t ino,
+			     struct fuse_file_info *fi)
+{
+	(void)ino;
+	(void)fi;
+	fuse_reply_err(req, 0);
+}
+
+static void ccsfs_open(fuse_req_t req, fuse_ino_t ino,
+		       struct fuse_file_info *fi)
+{
+	if ((fi->flags & O_ACCMODE) != O_RDONLY) {
+		fuse_reply_err(req, EROFS);
+		return;
+	}
+	struct fs *fs = fs_of(req);
+	struct node *n = node_of(fs, ino);
+	int host_fd;
+	int rc = tree_open(fs, n, &host_fd);
+	if (rc < 0) {
+		fuse_reply_err(req, -rc);
+		return;
+	}
+	fi->fh = (uint64_t)(host_fd + 1);
+	fi->keep_cache = 1;
+	fuse_reply_open(req, fi);
+}
+
+static void ccsfs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
+		       struct fuse_file_info *fi)
+{
+	struct fs *fs = fs_of(req);
+	struct node *n = node_of(fs, ino);
+	if (tree_reads_copy(n)) {
+		char *buf = malloc(size ? size : 1);
+		ssize_t r = buf ? tree_read(fs, n, buf, size, (uint64_t)off,
+					    host_fd_of(fi)) : -ENOMEM;
+		if (r < 0)
+			fuse_reply_err(req, (int)-r);
+		else
+			fuse_reply_buf(req, buf, (size_t)r);
+		free(buf);
+		return;
+	}
+	/* Cached bytes go to the kernel straight from the cache. */
+	struct cache_ref ref;
+	const uint8_t *p;
+	size_t len;
+	int rc = tree_bytes(fs, n, (uint64_t)off, size, &ref, &p, &len);
+	if (rc < 0) {
+		fuse_reply_err(req, -rc);
+		return;
+	}
+	fuse_reply_buf(req, (const char *)p, len);
+	cache_put(fs->cache, &ref);
+}
+
+static void ccsfs_release(fuse_req_t req, fuse_ino_t ino,
+			  struct fuse_file_info *fi)
+{
+	(void)ino;
+	if (host_fd_of(fi) >= 0)
+		close(host_fd_of(fi));
+	fuse_reply_err(req, 0);
+}
+
+static void ccsfs_statfs(fuse_req_t req, fuse_ino_t ino)
+{
+	(void)ino;
+	struct statvfs sv;
+	memset(&sv, 0, sizeof sv);
+	sv.f_bsize = 4096;
+	sv.f_frsize = 4096;
+	sv.f_namemax = 1024;
+	sv.f_flag = ST_RDONLY;
+	fuse_reply_statfs(req, &sv);
+}
+
+const struct fuse_lowlevel_ops ccsfs_ops = {
+	.init = ccsfs_init,
+	.lookup = ccsfs_lookup,
+	.getattr = ccsfs_getattr,
+	.readlink = ccsfs_readlink,
+	.opendir = ccsfs_opendir,
+	.readdir = ccsfs_readdir,
+	.readdirplus = ccsfs_readdirplus,
+	.releasedir = ccsfs_releasedir,
+	.open = ccsfs_open,
+	.read = ccsfs_read,
+	.release = ccsfs_release,
+	.statfs = ccsfs_statfs,
+};

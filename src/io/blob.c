@@ -1,0 +1,38 @@
+/* blob.c - pread within a blob's bounds. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "io/blob.h"
+
+ssize_t blob_read(const struct blob *b, void *buf, size_t n, uint64_t off)
+{
+	if (off >= b->size)
+		return 0;
+	if (n > b->size - off)
+		n = (size_t)(b->size - off);
+	size_t done = 0;
+	while (done < n) {
+		ssize_t r = pread(b->fd, (char *)buf + done, n - done,
+				  (off_t)(b->base + off + done));
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		/* The file shrank under us (an image cut while mounted):
+		 * what is missing is an error, not an early end. */
+		if (r == 0)
+			return -EIO;
+		done += (size_t)r;
+	}
+	return (ssize_t)done;
+}
+
+void blob_will_read_all(const struct blob *b)
+{
+	(void)posix_fadvise(b->fd, (off_t)b->base, (off_t)b->size,
+			    POSIX_FADV_SEQUENTIAL);
+}

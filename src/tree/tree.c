@@ -1,0 +1,636 @@
+/* tree.c - nodes, lazy population, lookup, attributes and reads. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tree/tree.h"
+#include "util/bufpool.h"
+#include "util/log.h"
+
+enum { DIR_EMPTY, DIR_BUILDING, DIR_READY };
+
+/* Nodes and names are never freed before unmount, so they come from
+ * arenas: one allocation per 64 KiB instead of two per node. */
+struct arena {
+	struct arena *next;
+	size_t used, cap;
+	_Alignas(16) unsigned char mem[];
+};
+
+#define ARENA_SIZE (64 * 1024)
+
+struct destroy_hook {
+	struct destroy_hook *next;
+	void (*fn)(void *ctx);
+	void *ctx;
+};
+
+int fs_init(struct fs *fs, size_t cache_size)
+{
+	memset(fs, 0, sizeof *fs);
+	fs->cache = cache_new(cache_size);
+	if (!fs->cache)
+		return -ENOMEM;
+	/* The pool's buffers were the cache's values: they share its
+	 * bound. */
+	bufpool_set_limit(cache_size / 16);
+	cache_reserve(fs->cache, cache_size / 16);
+	atomic_init(&fs->next_ino, 1);
+	fs->uid = getuid();
+	fs->gid = getgid();
+	pthread_mutex_init(&fs->lock, NULL);
+	pthread_cond_init(&fs->populated, NULL);
+	pthread_mutex_init(&fs->arena_lock, NULL);
+	readahead_init(&fs->readahead, fs);
+	return 0;
+}
+
+static void free_dirs(struct node *n)
+{
+	if (n->type != NODE_DIR)
+		return;
+	for (uint32_t i = 0; i < n->u.dir.nkids; i++)
+		free_dirs(n->u.dir.kids[i]);
+	free(n->u.dir.kids);
+}
+
+void fs_destroy(struct fs *fs)
+{
+	readahead_stop(&fs->readahead);         /* its jobs use the rest */
+	if (fs->root)
+		free_dirs(fs->root);
+	for (struct destroy_hook *h = fs->hooks; h; h = h->next)
+		h->fn(h->ctx);
+	fs->hooks = NULL;
+	cache_free(fs->cache);
+	bufpool_drain();
+	for (struct arena *a = fs->arenas, *next; a; a = next) {
+		next = a->next;
+		free(a);
+	}
+	pthread_mutex_destroy(&fs->lock);
+	pthread_cond_destroy(&fs->populated);
+	pthread_mutex_destroy(&fs->arena_lock);
+}
+
+void *fs_alloc(struct fs *fs, size_t n)
+{
+	n = (n + 15) & ~(size_t)15;
+	pthread_mutex_lock(&fs->arena_lock);
+	struct arena *a = fs->arenas;
+	if (!a || a->cap - a->used < n) {
+		size_t cap = n > ARENA_SIZE ? n : ARENA_SIZE;
+		a = malloc(sizeof *a + cap);
+		if (!a) {
+			pthread_mutex_unlock(&fs->arena_lock);
+			return NULL;
+		}
+		a->cap = cap;
+		a->used = 0;
+		a->next = fs->arenas;
+		fs->arenas = a;
+		cache_reserve(fs->cache, sizeof *a + cap);
+	}
+	void *p = a->mem + a->used;
+	a->used += n;
+	pthread_mutex_unlock(&fs->arena_lock);
+	memset(p, 0, n);
+	return p;
+}
+
+char *fs_strdup(struct fs *fs, const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *p = fs_alloc(fs, n);
+	if (p)
+		memcpy(p, s, n);
+	return p;
+}
+
+int fs_on_destroy(struct fs *fs, void (*fn)(void *ctx), void *ctx)
+{
+	struct destroy_hook *h = fs_alloc(fs, sizeof *h);
+	if (!h)
+		return -ENOMEM;
+	h->fn = fn;
+	h->ctx = ctx;
+	pthread_mutex_lock(&fs->arena_lock);
+	h->next = fs->hooks;
+	fs->hooks = h;
+	pthread_mutex_unlock(&fs->arena_lock);
+	return 0;
+}
+
+static struct node *node_new(struct fs *fs, const char *name, uint8_t type,
+			     time_t mtime)
+{
+	struct node *n = fs_alloc(fs, sizeof *n);
+	if (!n)
+		return NULL;
+	n->name = fs_strdup(fs, name);
+	if (!n->name)
+		return NULL;
+	n->ino = atomic_fetch_add(&fs->next_ino, 1);
+	n->type = type;
+	n->mtime = mtime;
+	atomic_init(&n->size, 0);
+	return n;
+}
+
+struct node *node_new_dir(struct fs *fs, const char *name, time_t mtime,
+			  populate_fn populate, void *ctx)
+{
+	struct node *n = node_new(fs, name, NODE_DIR, mtime);
+	if (!n)
+		return NULL;
+	n->u.dir.populate = populate;
+	n->u.dir.ctx = ctx;
+	atomic_init(&n->u.dir.state, populate ? DIR_EMPTY : DIR_READY);
+	return n;
+}
+
+void dir_builder_init(struct dir_builder *b, struct fs *fs, struct node *dir)
+{
+	memset(b, 0, sizeof *b);
+	b->fs = fs;
+	b->dir = dir;
+}
+
+static struct node *dir_add(struct dir_builder *b, struct node *n)
+{
+	if (!n) {
+		b->failed = true;
+		return NULL;
+	}
+	if (b->n == b->cap) {
+		size_t cap = b->cap ? b->cap * 2 : 16;
+		struct node **k = realloc(b->kids, cap * sizeof *k);
+		if (!k) {
+			b->failed = true;
+			return NULL;
+		}
+		b->kids = k;
+		b->cap = cap;
+	}
+	n->parent = b->dir;
+	b->kids[b->n++] = n;
+	return n;
+}
+
+struct node *dir_add_dir(struct dir_builder *b, const char *name,
+			 time_t mtime, populate_fn populate, void *ctx)
+{
+	return dir_add(b, node_new_dir(b->fs, name, mtime, populate, ctx));
+}
+
+static struct node *file_new(struct dir_builder *b, const char *name,
+			     time_t mtime, uint8_t kind, uint64_t size)
+{
+	struct node *n = node_new(b->fs, name, NODE_FILE, mtime);
+	if (n) {
+		n->file_kind = kind;
+		atomic_store(&n->size, size);
+	}
+	return n;
+}
+
+struct node *dir_add_host_file(struct dir_builder *b, const char *name,
+			       time_t mtime, const char *path, uint64_t size)
+{
+	struct node *n = file_new(b, name, mtime, FILE_HOST, size);
+	if (n && !(n->u.host.path = fs_strdup(b->fs, path)))
+		n = NULL;
+	return dir_add(b, n);
+}
+
+struct node *dir_add_blob_file(struct dir_builder *b, const char *name,
+			       time_t mtime, const struct blob *blob)
+{
+	struct node *n = file_new(b, name, mtime, FILE_BLOB, blob->size);
+	if (n)
+		n->u.blob = *blob;
+	return dir_add(b, n);
+}
+
+struct node *dir_add_view(struct dir_builder *b, const char *name,
+			  time_t mtime, const struct view_ops *ops,
+			  void *source, uint64_t offset, uint64_t size,
+			  bool whole)
+{
+	struct node *n = file_new(b, name, mtime, FILE_VIEW, size);
+	if (n) {
+		n->u.view.ops = ops;
+		n->u.view.source = source;
+		n->u.view.offset = offset;
+		n->u.view.whole = whole;
+	}
+	return dir_add(b, n);
+}
+
+struct node *dir_add_made(struct dir_builder *b, const char *name,
+			  time_t mtime, produce_fn produce, void *ctx,
+			  uint32_t arg)
+{
+	struct node *n = file_new(b, name, mtime, FILE_MADE, SIZE_UNKNOWN);
+	if (n) {
+		n->u.made.produce = produce;
+		n->u.made.ctx = ctx;
+		n->u.made.arg = arg;
+	}
+	return dir_add(b, n);
+}
+
+struct node *dir_add_stream(struct dir_builder *b, const char *name,
+			    time_t mtime, uint64_t size, stream_fn read,
+			    void *ctx)
+{
+	struct node *n = file_new(b, name, mtime, FILE_STREAM, size);
+	if (n) {
+		n->u.stream.read = read;
+		n->u.stream.ctx = ctx;
+	}
+	return dir_add(b, n);
+}
+
+struct node *dir_add_link(struct dir_builder *b, const char *name,
+			  time_t mtime, const char *target)
+{
+	struct node *n = node_new(b->fs, name, NODE_LINK, mtime);
+	if (n && !(n->u.link.target = fs_strdup(b->fs, target)))
+		n = NULL;
+	if (n)
+		atomic_store(&n->size, strlen(target));
+	return dir_add(b, n);
+}
+
+bool dir_has(const struct dir_builder *b, const char *name)
+{
+	for (size_t i = 0; i < b->n; i++)
+		if (strcmp(b->kids[i]->name, name) == 0)
+			return true;
+	return false;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	const struct node *x = *(struct node *const *)a;
+	const struct node *y = *(struct node *const *)b;
+	return strcmp(x->name, y->name);
+}
+
+/* The builders name things uniquely; this is the backstop that keeps a
+ * lookup from ever having two answers (a suffixed name that happens to
+ * equal another). */
+static bool rename_repeats(struct dir_builder *b)
+{
+	bool renamed = false;
+	for (size_t i = 1; i < b->n; i++) {
+		if (strcmp(b->kids[i]->name, b->kids[i - 1]->name) != 0)
+			continue;
+		char buf[1100];
+		snprintf(buf, sizeof buf, "%s~i%" PRIu64, b->kids[i]->name,
+			 b->kids[i]->ino);
+		const char *name = fs_strdup(b->fs, buf);
+		if (name)
+			b->kids[i]->name = name;
+		renamed = true;
+	}
+	return renamed;
+}
+
+int dir_publish(struct dir_builder *b)
+{
+	struct node *d = b->dir;
+	if (b->failed) {
+		free(b->kids);
+		b->kids = NULL;
+		b->n = 0;
+		return -ENOMEM;
+	}
+	qsort(b->kids, b->n, sizeof *b->kids, by_name);
+	if (rename_repeats(b))
+		qsort(b->kids, b->n, sizeof *b->kids, by_name);
+	cache_reserve(b->fs->cache, b->cap * sizeof *b->kids);
+	d->u.dir.kids = b->kids;
+	d->u.dir.nkids = (uint32_t)b->n;
+	for (size_t i = 0; i < b->n; i++)
+		d->u.dir.nsubdirs += b->kids[i]->type == NODE_DIR;
+	b->kids = NULL;
+	return 0;
+}
+
+int tree_ready(struct fs *fs, struct node *dir)
+{
+	if (atomic_load_explicit(&dir->u.dir.state, memory_order_acquire) ==
+	    DIR_READY)
+		return dir->u.dir.error;
+	pthread_mutex_lock(&fs->lock);
+	while (atomic_load(&dir->u.dir.state) == DIR_BUILDING)
+		pthread_cond_wait(&fs->populated, &fs->lock);
+	if (atomic_load(&dir->u.dir.state) == DIR_EMPTY) {
+		atomic_store(&dir->u.dir.state, DIR_BUILDING);
+		pthread_mutex_unlock(&fs->lock);
+		/* Long work (a scan, an inflate) runs unlocked: other
+		 * directories stay usable meanwhile. */
+		int rc = dir->u.dir.populate(fs, dir);
+		pthread_mutex_lock(&fs->lock);
+		dir->u.dir.error = rc < 0 ? rc : 0;
+		atomic_store_explicit(&dir->u.dir.state, DIR_READY,
+				      memory_order_release);
+		pthread_cond_broadcast(&fs->populated);
+	}
+	pthread_mutex_unlock(&fs->lock);
+	return dir->u.dir.error;
+}
+
+/* The child called name, by binary search; its position in *index when
+ * index is not NULL. */
+static struct node *kid_named(const struct node *dir, const char *name,
+			      size_t *index)
+{
+	size_t lo = 0, hi = dir->u.dir.nkids;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		int c = strcmp(name, dir->u.dir.kids[mid]->name);
+		if (c == 0) {
+			if (index)
+				*index = mid;
+			return dir->u.dir.kids[mid];
+		}
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return NULL;
+}
+
+struct node *tree_child(struct fs *fs, struct node *dir, const char *name,
+			int *err)
+{
+	if (dir->type != NODE_DIR) {
+		*err = -ENOTDIR;
+		return NULL;
+	}
+	int rc = tree_ready(fs, dir);
+	if (rc < 0 && !dir->u.dir.nkids) {
+		*err = rc;
+		return NULL;
+	}
+	struct node *n = kid_named(dir, name, NULL);
+	if (!n)
+		*err = -ENOENT;
+	return n;
+}
+
+struct made_call {
+	struct fs *fs;
+	struct node *n;
+};
+
+static int made_fill(void *ctx, uint8_t **data, size_t *len)
+{
+	struct made_call *call = ctx;
+	return call->n->u.made.produce(call->fs, call->n, data, len);
+}
+
+int tree_made_bytes(struct fs *fs, struct node *n, struct cache_ref *ref)
+{
+	struct made_call call = { fs, n };
+	/* Inode numbers are unique, so they key produced files. */
+	int rc = cache_get(fs->cache, n->ino, made_fill, &call, ref);
+	if (rc == 0)
+		atomic_store(&n->size, ref->len);
+	return rc;
+}
+
+static void make_ahead(void *owner, void *arg)
+{
+	struct fs *fs = owner;
+	struct cache_ref ref;
+	if (tree_made_bytes(fs, arg, &ref) == 0)
+		cache_put(fs->cache, &ref);
+}
+
+static bool dir_ready(const struct node *n)
+{
+	return n->type == NODE_DIR &&
+	       atomic_load_explicit(&n->u.dir.state, memory_order_acquire) ==
+	       DIR_READY;
+}
+
+/* How far past the object just opened a same-named file is looked for:
+ * objects of other kinds (a texture's folder has no model.obj) lie
+ * between, but not many. */
+#define MADE_AHEAD_SPAN 16
+
+/* How many same-named files are made ahead: two, so that two workers make
+ * in parallel while the reader takes what they made. */
+#define MADE_AHEAD 2
+
+/* The same-named files in the listed folders of `up` from child `from`
+ * on, at most *left of them looked at; queues them until *queued is
+ * MADE_AHEAD. */
+static void queue_named(struct fs *fs, struct node *up, size_t from,
+			const char *name, unsigned *queued, size_t *left)
+{
+	for (size_t j = from; j < up->u.dir.nkids && *queued < MADE_AHEAD &&
+	     *left; j++, (*left)--) {
+		struct node *next = up->u.dir.kids[j];
+		struct node *f = dir_ready(next) ?
+				 kid_named(next, name, NULL) : NULL;
+		if (!f)
+			continue;
+		(*queued)++;
+		if (f->type == NODE_FILE && f->file_kind == FILE_MADE &&
+		    atomic_load(&f->size) == SIZE_UNKNOWN)
+			readahead_queue(&fs->readahead, make_ahead, f);
+	}
+}
+
+/* Two folders up from a file: its member's folder. */
+static struct node *member_of(const struct node *file)
+{
+	return file->parent ? file->parent->parent : NULL;
+}
+
+void tree_made_opened(struct fs *fs, struct node *n)
+{
+	struct node *prev = atomic_exchange(&fs->last_made, n);
+	struct node *dir = n->parent, *up = member_of(n);
+	if (!prev || prev == n || !up || !dir_ready(up) ||
+	    strcmp(prev->name, n->name) != 0 || !member_of(prev) ||
+	    member_of(prev)->parent != up->parent)
+		return;
+	size_t i;
+	if (kid_named(up, dir->name, &i) != dir)
+		return;
+	/* Only folders already listed: a hint never populates one.  At the
+	 * end of a member the hint goes on into the next one, so a reader
+	 * crossing members is not left to make their first files itself. */
+	unsigned queued = 0;
+	size_t left = MADE_AHEAD * MADE_AHEAD_SPAN;
+	queue_named(fs, up, i + 1, n->name, &queued, &left);
+	struct node *archive = up->parent;
+	size_t k;
+	if (queued < MADE_AHEAD && archive &&
+	    kid_named(archive, up->name, &k) == up &&
+	    k + 1 < archive->u.dir.nkids &&
+	    dir_ready(archive->u.dir.kids[k + 1]))
+		queue_named(fs, archive->u.dir.kids[k + 1], 0, n->name,
+			    &queued, &left);
+}
+
+int tree_stat(struct fs *fs, struct node *n, struct stat *st)
+{
+	memset(st, 0, sizeof *st);
+	st->st_ino = n->ino;
+	st->st_uid = fs->uid;
+	st->st_gid = fs->gid;
+	st->st_mtime = st->st_ctime = st->st_atime = n->mtime;
+	st->st_blksize = 4096;
+	switch (n->type) {
+	case NODE_DIR:
+		st->st_mode = S_IFDIR | 0555;
+		/* Unpopulated: 1, which tells find(1) not to count on it. */
+		st->st_nlink = atomic_load(&n->u.dir.state) == DIR_READY ?
+			       2 + n->u.dir.nsubdirs : 1;
+		return 0;
+	case NODE_LINK:
+		st->st_mode = S_IFLNK | 0777;
+		st->st_nlink = 1;
+		st->st_size = (off_t)atomic_load(&n->size);
+		return 0;
+	default:
+		break;
+	}
+	st->st_mode = S_IFREG | 0444;
+	st->st_nlink = 1;
+	uint64_t size = atomic_load(&n->size);
+	if (size == SIZE_UNKNOWN) {
+		struct cache_ref ref;
+		int rc = tree_made_bytes(fs, n, &ref);
+		if (rc < 0)
+			return rc;
+		cache_put(fs->cache, &ref);
+		size = atomic_load(&n->size);
+	}
+	st->st_size = (off_t)size;
+	st->st_blocks = (blkcnt_t)((size + 511) / 512);
+	return 0;
+}
+
+int tree_bytes(struct fs *fs, struct node *n, uint64_t off, size_t size,
+	       struct cache_ref *ref, const uint8_t **p, size_t *len)
+{
+	uint64_t base = 0, total;
+	int rc;
+	if (n->type != NODE_FILE || n->file_kind == FILE_HOST ||
+	    n->file_kind == FILE_BLOB || n->file_kind == FILE_STREAM)
+		return -EINVAL;
+	if (n->file_kind == FILE_VIEW) {
+		rc = n->u.view.ops->bytes(fs, n, ref);
+		base = n->u.view.offset;
+		total = atomic_load(&n->size);
+	} else {
+		rc = tree_made_bytes(fs, n, ref);
+		total = ref->len;
+	}
+	if (rc < 0)
+		return rc;
+	if (off >= total) {
+		*p = ref->data;
+		*len = 0;
+		return 0;
+	}
+	*p = ref->data + base + off;
+	*len = size < total - off ? size : (size_t)(total - off);
+	return 0;
+}
+
+/* The node's path in the tree, for messages ("DATA/SNDDATA.BIN"). */
+static void node_path(const struct node *n, char *buf, size_t len)
+{
+	const struct node *chain[32];
+	size_t depth = 0, used = 0;
+	for (; n && n->parent && depth < 32; n = n->parent)
+		chain[depth++] = n;
+	buf[0] = '\0';
+	while (depth-- && used < len) {
+		int w = snprintf(buf + used, len - used, "%s%s",
+				 chain[depth]->name, depth ? "/" : "");
+		used += w > 0 ? (size_t)w : 0;
+	}
+}
+
+ssize_t tree_read(struct fs *fs, struct node *n, char *buf, size_t size,
+		  uint64_t off, int host_fd)
+{
+	if (n->type != NODE_FILE)
+		return -EISDIR;
+	if (n->file_kind == FILE_HOST) {
+		ssize_t r = pread(host_fd, buf, size, (off_t)off);
+		return r < 0 ? -errno : r;
+	}
+	if (n->file_kind == FILE_BLOB) {
+		ssize_t r = blob_read(&n->u.blob, buf, size, off);
+		if (r < 0) {
+			char path[1024];
+			node_path(n, path, sizeof path);
+			log_error("%s: reading at byte %" PRIu64 ": %s", path,
+				  off, strerror((int)-r));
+		}
+		return r;
+	}
+	if (n->file_kind == FILE_STREAM) {
+		uint64_t total = atomic_load(&n->size);
+		if (off >= total)
+			return 0;
+		if (size > total - off)
+			size = (size_t)(total - off);
+		return n->u.stream.read(fs, n, buf, size, off);
+	}
+	/* Views and made files are served from the cache by tree_bytes. */
+	return -EINVAL;
+}
+
+bool tree_reads_copy(const struct node *n)
+{
+	return n->file_kind == FILE_HOST || n->file_kind == FILE_BLOB ||
+	       n->file_kind == FILE_STREAM;
+}
+
+int tree_open(struct fs *fs, struct node *n, int *host_fd)
+{
+	*host_fd = -1;
+	if (n->type == NODE_DIR)
+		return -EISDIR;
+	switch (n->file_kind) {
+	case FILE_HOST:
+		*host_fd = open(n->u.host.path, O_RDONLY | O_CLOEXEC);
+		return *host_fd < 0 ? -errno : 0;
+	case FILE_VIEW:
+		/* Fail here, not in read: the page cache may never ask. */
+		return n->u.view.ops->open(fs, n);
+	case FILE_MADE:
+		tree_made_opened(fs, n);
+		/* Made once before means it makes again: only a file never
+		 * made (or failing) needs its producer run now. */
+		if (atomic_load(&n->size) == SIZE_UNKNOWN) {
+			struct cache_ref ref;
+			int rc = tree_made_bytes(fs, n, &ref);
+			if (rc == 0)
+				cache_put(fs->cache, &ref);
+			return rc;
+		}
+		return 0;
+	default:
+		return 0;
+	}
+}

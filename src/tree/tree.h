@@ -1,0 +1,203 @@
+/* tree.h - the virtual tree: directories, files and links, with stable
+ * inode numbers, built lazily.
+ *
+ * A directory is filled by its populate function on first use, once, while
+ * other threads wait; after that its children never change, so lookups
+ * need no lock.  A file's bytes come from one of three places: the source
+ * itself (passed through), a slice of a member's inflated bytes (a view),
+ * or a producer that makes them (text, PNG, OBJ) into the cache.  Adding a
+ * format adds a producer, not a special case here or in the FUSE glue.
+ */
+#ifndef CCSFS_TREE_H
+#define CCSFS_TREE_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "io/blob.h"
+#include "cache/cache.h"
+#include "cache/readahead.h"
+
+struct fs;
+struct node;
+struct arena;
+struct destroy_hook;
+
+enum node_type { NODE_DIR, NODE_FILE, NODE_LINK };
+enum file_kind { FILE_HOST, FILE_VIEW, FILE_MADE, FILE_BLOB, FILE_STREAM };
+
+typedef int (*populate_fn)(struct fs *fs, struct node *dir);
+/* Makes a file's bytes (malloc'ed) or returns a negative errno. */
+typedef int (*produce_fn)(struct fs *fs, struct node *file, uint8_t **data,
+			  size_t *len);
+
+/* Fills buf with a streamed file's bytes at off (fewer only at its end);
+ * returns the count or a negative errno. */
+typedef ssize_t (*stream_fn)(struct fs *fs, struct node *file, char *buf,
+			     size_t size, uint64_t off);
+
+/* What a view is a slice of, offered by the folder that adds it: the
+ * tree reads through these and knows nothing of members. */
+struct view_ops {
+	/* The bytes the view's offset points into, by reference; -EIO when
+	 * they cannot be had. */
+	int (*bytes)(struct fs *fs, struct node *view, struct cache_ref *ref);
+	/* Whether the view can be read, without touching its bytes. */
+	int (*open)(struct fs *fs, struct node *view);
+};
+
+#define SIZE_UNKNOWN UINT64_MAX
+
+struct node {
+	const char *name;
+	struct node *parent;
+	uint64_t ino;
+	uint8_t type;           /* enum node_type */
+	uint8_t file_kind;      /* enum file_kind */
+	time_t mtime;
+	_Atomic uint64_t size;  /* files; SIZE_UNKNOWN until first made */
+	union {
+		struct {
+			struct node **kids;     /* sorted by name */
+			uint32_t nkids;
+			uint32_t nsubdirs;
+			_Atomic int state;
+			int error;              /* a failed populate */
+			populate_fn populate;
+			void *ctx;
+		} dir;
+		struct {
+			const char *path;       /* on the host */
+		} host;
+		struct blob blob;               /* bytes inside an open image */
+		struct {
+			const struct view_ops *ops;
+			void *source;
+			uint64_t offset;
+			bool whole;     /* the member itself: intact or EIO */
+		} view;
+		struct {
+			produce_fn produce;
+			void *ctx;
+			uint32_t arg;
+		} made;
+		struct {
+			stream_fn read;
+			void *ctx;
+		} stream;
+		struct {
+			const char *target;
+		} link;
+	} u;
+};
+
+/* The mounted filesystem: what every callback needs. */
+struct fs {
+	struct node *root;
+	struct cache *cache;
+	size_t max_member;              /* largest inflated member accepted */
+	uid_t uid;
+	gid_t gid;
+	_Atomic uint64_t next_ino;
+	pthread_mutex_t lock;           /* directory states, member outcomes */
+	pthread_cond_t populated;
+	struct arena *arenas;           /* everything the tree allocated */
+	struct destroy_hook *hooks;     /* run at unmount, newest first */
+	pthread_mutex_t arena_lock;
+	struct readahead readahead;
+	_Atomic(struct node *) last_made;       /* a reader's last new file */
+};
+
+int fs_init(struct fs *fs, size_t cache_size);
+void fs_destroy(struct fs *fs);
+
+/* Memory that lives as long as the tree. */
+void *fs_alloc(struct fs *fs, size_t n);
+char *fs_strdup(struct fs *fs, const char *s);
+
+/* fn(ctx) at fs_destroy, after the tree's folders are gone and before the
+ * cache: the views free what they hold this way.  Hooks run newest
+ * first, so what was opened first (an image) closes last. */
+int fs_on_destroy(struct fs *fs, void (*fn)(void *ctx), void *ctx);
+
+/* Making nodes: a directory under construction collects its children in a
+ * dir_builder, and dir_publish sorts and attaches them. */
+struct dir_builder {
+	struct fs *fs;
+	struct node *dir;
+	struct node **kids;
+	size_t n, cap;
+	bool failed;
+};
+void dir_builder_init(struct dir_builder *b, struct fs *fs, struct node *dir);
+struct node *dir_add_dir(struct dir_builder *b, const char *name,
+			 time_t mtime, populate_fn populate, void *ctx);
+struct node *dir_add_host_file(struct dir_builder *b, const char *name,
+			       time_t mtime, const char *path, uint64_t size);
+/* A file whose bytes lie in an open image (an ISO extent): read straight
+ * from there, never copied whole. */
+struct node *dir_add_blob_file(struct dir_builder *b, const char *name,
+			       time_t mtime, const struct blob *blob);
+/* A slice of size bytes at offset of what ops->bytes gives for source;
+ * whole: the slice is all of it, so a fault anywhere fails it. */
+struct node *dir_add_view(struct dir_builder *b, const char *name,
+			  time_t mtime, const struct view_ops *ops,
+			  void *source, uint64_t offset, uint64_t size,
+			  bool whole);
+struct node *dir_add_made(struct dir_builder *b, const char *name,
+			  time_t mtime, produce_fn produce, void *ctx,
+			  uint32_t arg);
+/* A file too large to make whole (a cutscene's audio): its size is known
+ * when listed, and each read makes only the bytes asked for. */
+struct node *dir_add_stream(struct dir_builder *b, const char *name,
+			    time_t mtime, uint64_t size, stream_fn read,
+			    void *ctx);
+struct node *dir_add_link(struct dir_builder *b, const char *name,
+			  time_t mtime, const char *target);
+/* True when the name is taken already (names must be unique). */
+bool dir_has(const struct dir_builder *b, const char *name);
+int dir_publish(struct dir_builder *b);
+
+/* A node standing alone (the root). */
+struct node *node_new_dir(struct fs *fs, const char *name, time_t mtime,
+			  populate_fn populate, void *ctx);
+
+/* Populates a directory on first use; waits when another thread does. */
+int tree_ready(struct fs *fs, struct node *dir);
+struct node *tree_child(struct fs *fs, struct node *dir, const char *name,
+			int *err);
+
+/* Opens a file for reading: a host file's descriptor in *host_fd (else
+ * -1), a view checked, a produced file made when never made before. */
+int tree_open(struct fs *fs, struct node *n, int *host_fd);
+
+/* True when reads of the file copy its bytes (tree_read) rather than
+ * hand out the cache's (tree_bytes). */
+bool tree_reads_copy(const struct node *n);
+
+/* Fills st; makes a produced file once to learn its exact size. */
+int tree_stat(struct fs *fs, struct node *n, struct stat *st);
+/* Reads the bytes of a file that is not in the cache (a host file, an
+ * image extent, a streamed file) at off; returns the count or a negative
+ * errno.  Views and made files go through tree_bytes. */
+ssize_t tree_read(struct fs *fs, struct node *n, char *buf, size_t size,
+		  uint64_t off, int host_fd);
+
+/* A view's or produced file's bytes from off, at most size of them, by
+ * reference: *p stays valid until cache_put(ref). */
+int tree_bytes(struct fs *fs, struct node *n, uint64_t off, size_t size,
+	       struct cache_ref *ref, const uint8_t **p, size_t *len);
+
+/* A produced file's bytes, by reference, made once into the cache. */
+int tree_made_bytes(struct fs *fs, struct node *n, struct cache_ref *ref);
+
+/* A reader opened a produced file: when it opened the same name in the
+ * object before, the same name in the next object is made ahead. */
+void tree_made_opened(struct fs *fs, struct node *n);
+
+#endif

@@ -1,0 +1,59 @@
+/* member.h - archive directories and the scene directories of their
+ * members: TREE.md's "An archive directory", "A member directory" and
+ * "An object directory".
+ *
+ * An archive is scanned when its directory is first used; a member is
+ * inflated (through the cache) and walked when its directory is first
+ * used.  What inflation and the walk learn is kept with the member, so
+ * the directory stays the same when its bytes are evicted and made again.
+ */
+#ifndef CCSFS_MEMBER_H
+#define CCSFS_MEMBER_H
+
+#include <time.h>
+
+#include "io/blob.h"
+#include "ccsf/ccsf.h"
+#include "util/strbuf.h"
+#include "tree/tree.h"
+
+struct member;
+
+/* Adds the directory of an archive that is the host file `path` (fd -1:
+ * opened on first use) or a blob of an open image. */
+struct node *archive_dir_add(struct dir_builder *b, const char *name,
+			     time_t mtime, const char *path,
+			     const struct blob *blob);
+
+/* The root of a mount whose source is a single archive. */
+struct node *archive_dir_root(struct fs *fs, time_t mtime, const char *path);
+
+/* Views of a member's inflated bytes (their source is the struct
+ * member): -EIO for the whole member when it did not inflate cleanly. */
+extern const struct view_ops member_view_ops;
+
+/* A member's inflated bytes (possibly what inflated before a fault), by
+ * reference, through the cache. */
+int member_bytes(struct fs *fs, struct member *m, struct cache_ref *ref);
+
+/* Text made from a member's bytes: the shape every text producer shares.
+ * fn appends to out and returns 0 or a negative errno. */
+typedef int (*member_text_fn)(struct member *m, const uint8_t *data,
+			      size_t len, uint32_t arg, struct strbuf *out);
+int member_text(struct fs *fs, struct member *m, uint32_t arg,
+		member_text_fn fn, uint8_t **data, size_t *len);
+
+/* What the walk and naming learnt, for object folders and their
+ * producers; valid once the member's folder is populated. */
+const struct ccsf_scene *member_scene(const struct member *m);
+const char *member_object_name(const struct member *m, uint32_t index);
+const char *member_name(const struct member *m);
+/* The archive's path in the tree ("DATA/DATA.BIN"). */
+const char *member_archive(const struct member *m);
+time_t member_mtime(const struct member *m);
+
+/* The name of the listing in an archive directory: '%' is escaped in
+ * member names, so no member can take it. */
+#define ARCHIVE_LISTING "%members.txt"
+
+#endif

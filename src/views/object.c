@@ -1,0 +1,489 @@
+/* object.c - object folders: chunks raw and as text, textures as PNG. */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/bytes.h"
+#include "ccsf/ccsf.h"
+#include "decode/chunk_text.h"
+#include "decode/cutscene.h"
+#include "util/log.h"
+#include "views/object.h"
+#include "util/strbuf.h"
+#include "decode/model.h"
+#include "decode/texture.h"
+
+/* A made file's argument packs a chunk index and a mip level. */
+#define ARG(chunk, level) ((chunk) * TEXTURE_MAX_LEVELS + (level))
+#define ARG_CHUNK(arg) ((arg) / TEXTURE_MAX_LEVELS)
+#define ARG_LEVEL(arg) ((arg) % TEXTURE_MAX_LEVELS)
+
+static const char *object_name_cb(void *ctx, uint32_t index)
+{
+	return member_object_name(ctx, index);
+}
+
+/* The member's bytes of one chunk, by reference. */
+static int chunk_bytes(struct fs *fs, struct member *m, uint32_t chunk,
+		       struct cache_ref *ref, const uint8_t **p, size_t *len)
+{
+	const struct ccsf_chunk *c = &member_scene(m)->chunks[chunk];
+	int rc = member_bytes(fs, m, ref);
+	if (rc < 0)
+		return rc;
+	if ((uint64_t)c->offset + c->length > ref->len) {
+		cache_put(fs->cache, ref);
+		return -EIO;
+	}
+	*p = ref->data + c->offset;
+	*len = c->length;
+	return 0;
+}
+
+static int chunk_text_of(struct member *m, const uint8_t *data, size_t len,
+			 uint32_t chunk, struct strbuf *out)
+{
+	const struct ccsf_chunk *c = &member_scene(m)->chunks[chunk];
+	if ((uint64_t)c->offset + c->length > len)
+		return -EIO;
+	struct chunk_text_ctx ctx = { member_scene(m)->version,
+				      object_name_cb, m };
+	return chunk_text(data + c->offset, c->length, &ctx, out);
+}
+
+static int produce_chunk_text(struct fs *fs, struct node *n, uint8_t **data,
+			      size_t *len)
+{
+	return member_text(fs, n->u.made.ctx, n->u.made.arg, chunk_text_of,
+			   data, len);
+}
+
+/* The first chunk of a kind an object owns, in the setup section. */
+static int find_owned(const struct ccsf_scene *s, uint16_t kind,
+		      uint32_t object, uint32_t *chunk)
+{
+	for (uint32_t i = 0; i < s->chunk_count; i++) {
+		const struct ccsf_chunk *c = &s->chunks[i];
+		if (c->kind == kind && c->object == object && object &&
+		    !c->in_frames) {
+			*chunk = i;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+/* Everything a texture needs, checked: the texture, its palette (the
+ * CLUT object its chunk names, in the same file) and one level. */
+struct texture_job {
+	struct texture tex;
+	struct palette pal;
+	struct indexed_image img;
+	char why[TEXTURE_WHY];
+};
+
+static int texture_prepare(const struct ccsf_scene *s, const uint8_t *data,
+			   size_t len, uint32_t chunk, unsigned level,
+			   bool decode, struct texture_job *job)
+{
+	const struct ccsf_chunk *c = &s->chunks[chunk];
+	memset(job, 0, sizeof *job);
+	if ((uint64_t)c->offset + c->length > len)
+		return -EIO;
+	int rc = texture_parse(data + c->offset, c->length, s->version,
+			       &job->tex, job->why);
+	if (rc < 0)
+		return rc;
+	uint32_t clut_chunk;
+	if (find_owned(s, CCSF_CLUT, job->tex.clut, &clut_chunk) < 0) {
+		snprintf(job->why, sizeof job->why, "its palette, object %"
+			 PRIu32 ", has no CLUT chunk in this file",
+			 job->tex.clut);
+		return -EIO;
+	}
+	const struct ccsf_chunk *cc = &s->chunks[clut_chunk];
+	struct clut clut;
+	rc = clut_parse(data + cc->offset, cc->length, s->version, &clut,
+			job->why);
+	if (rc < 0)
+		return rc;
+	palette_from_clut(&clut, &job->pal);
+	if (!decode)
+		return texture_check(&job->tex, level, job->pal.count, job->why);
+	return texture_decode(&job->tex, level, job->pal.count, &job->img,
+			      job->why);
+}
+
+static void source_text(struct member *m, uint32_t object, char *buf,
+			size_t n)
+{
+	snprintf(buf, n, "%s %s %s", member_archive(m), member_name(m),
+		 member_object_name(m, object));
+}
+
+static int produce_texture_png(struct fs *fs, struct node *n, uint8_t **data,
+			       size_t *len)
+{
+	struct member *m = n->u.made.ctx;
+	const struct ccsf_scene *s = member_scene(m);
+	uint32_t chunk = ARG_CHUNK(n->u.made.arg);
+	struct cache_ref ref;
+	int rc = member_bytes(fs, m, &ref);
+	if (rc < 0)
+		return rc;
+	struct texture_job job;
+	rc = texture_prepare(s, ref.data, ref.len, chunk,
+			     ARG_LEVEL(n->u.made.arg), true, &job);
+	cache_put(fs->cache, &ref);
+	if (rc == 0) {
+		char source[512];
+		source_text(m, s->chunks[chunk].object, source, sizeof source);
+		struct png_text_entry text[] = { { "Source", source },
+						 { "Software", PACKAGE_STRING } };
+		rc = texture_png(&job.img, job.tex.psm, &job.pal, text, 2, data,
+				 len, job.why);
+	}
+	indexed_image_free(&job.img);
+	return rc;
+}
+
+static int produce_palette_png(struct fs *fs, struct node *n, uint8_t **data,
+			       size_t *len)
+{
+	struct member *m = n->u.made.ctx;
+	struct cache_ref ref;
+	const uint8_t *p;
+	size_t plen;
+	int rc = chunk_bytes(fs, m, n->u.made.arg, &ref, &p, &plen);
+	if (rc < 0)
+		return rc;
+	struct clut clut;
+	struct palette pal;
+	char why[TEXTURE_WHY];
+	rc = clut_parse(p, plen, member_scene(m)->version, &clut, why);
+	if (rc == 0) {
+		palette_from_clut(&clut, &pal);
+		char source[512];
+		source_text(m, member_scene(m)->chunks[n->u.made.arg].object,
+			    source, sizeof source);
+		struct png_text_entry text[] = { { "Source", source },
+						 { "Software", PACKAGE_STRING } };
+		rc = palette_png(&pal, text, 2, data, len, why);
+	}
+	cache_put(fs->cache, &ref);
+	return rc;
+}
+
+/* What model.c asks of the scene: materials and texture paths. */
+struct model_scene {
+	struct member *m;
+	const uint8_t *data;
+	size_t len;
+	char path[512];         /* the last texture_path answer */
+};
+
+static const char *model_object_name(void *ctx, uint32_t index)
+{
+	struct model_scene *ms = ctx;
+	return member_object_name(ms->m, index);
+}
+
+static int model_material(void *ctx, uint32_t material, uint32_t *texture,
+			  float *transparency)
+{
+	struct model_scene *ms = ctx;
+	const struct ccsf_scene *s = member_scene(ms->m);
+	uint32_t chunk;
+	if (find_owned(s, CCSF_MATERIAL, material, &chunk) < 0)
+		return -ENOENT;
+	const struct ccsf_chunk *c = &s->chunks[chunk];
+	if (c->length < CCSF_CHUNK_HEADER + 12 ||
+	    (uint64_t)c->offset + c->length > ms->len)
+		return -ENOENT;
+	const uint8_t *p = ms->data + c->offset + CCSF_CHUNK_HEADER;
+	*texture = rd_u32le(p + 4);
+	*transparency = rd_f32le(p + 8);
+	return 0;
+}
+
+/* A texture's PNG exists where its object owns a texture chunk. */
+static const char *model_texture_path(void *ctx, uint32_t texture)
+{
+	struct model_scene *ms = ctx;
+	uint32_t chunk;
+	if (find_owned(member_scene(ms->m), CCSF_TEXTURE, texture, &chunk) < 0)
+		return NULL;
+	snprintf(ms->path, sizeof ms->path, "../%s/texture.png",
+		 member_object_name(ms->m, texture));
+	return ms->path;
+}
+
+enum model_part { PART_OBJ, PART_MTL, PART_HIT };
+
+static int produce_model(struct fs *fs, struct node *n, uint8_t **data,
+			 size_t *len, enum model_part part)
+{
+	struct member *m = n->u.made.ctx;
+	struct cache_ref ref;
+	const uint8_t *p;
+	size_t plen;
+	int rc = chunk_bytes(fs, m, n->u.made.arg, &ref, &p, &plen);
+	if (rc < 0)
+		return rc;
+	struct model_scene ms = { m, ref.data, ref.len, "" };
+	struct model_env env = { &ms, model_object_name, model_material,
+				 model_texture_path };
+	struct strbuf obj = STRBUF_INIT, mtl = STRBUF_INIT;
+	char why[160];
+	if (part == PART_HIT)
+		rc = hit_obj(p, plen, &env, &obj, why, sizeof why);
+	else
+		/* The MTL costs a decode of its own: it is read once, when a
+		 * viewer loads the OBJ. */
+		rc = model_obj(p, plen, member_scene(m)->version, &env, &obj,
+			       &mtl, why, sizeof why);
+	cache_put(fs->cache, &ref);
+	struct strbuf *out = part == PART_MTL ? &mtl : &obj;
+	sb_free(part == PART_MTL ? &obj : &mtl);
+	if (rc < 0) {
+		sb_free(out);
+		return rc;
+	}
+	return sb_finish(out, data, len);
+}
+
+static int produce_model_obj(struct fs *fs, struct node *n, uint8_t **data,
+			     size_t *len)
+{
+	return produce_model(fs, n, data, len, PART_OBJ);
+}
+
+static int produce_model_mtl(struct fs *fs, struct node *n, uint8_t **data,
+			     size_t *len)
+{
+	return produce_model(fs, n, data, len, PART_MTL);
+}
+
+static int produce_hit_obj(struct fs *fs, struct node *n, uint8_t **data,
+			   size_t *len)
+{
+	return produce_model(fs, n, data, len, PART_HIT);
+}
+
+/* The object's F_Obj transforms over the frames. */
+static int track_text(struct member *m, const uint8_t *data, size_t len,
+		      uint32_t object, struct strbuf *out)
+{
+	return cutscene_track_text(member_scene(m), data, len, object, out);
+}
+
+static int produce_track_text(struct fs *fs, struct node *n, uint8_t **data,
+			      size_t *len)
+{
+	return member_text(fs, n->u.made.ctx, n->u.made.arg, track_text, data,
+			   len);
+}
+
+static int anime_text(struct member *m, const uint8_t *data, size_t len,
+		      uint32_t chunk, struct strbuf *out)
+{
+	return cutscene_anime_text(member_scene(m), data, len, chunk,
+				   object_name_cb, m, out);
+}
+
+static int produce_anime_text(struct fs *fs, struct node *n, uint8_t **data,
+			      size_t *len)
+{
+	return member_text(fs, n->u.made.ctx, n->u.made.arg, anime_text, data,
+			   len);
+}
+
+/* Why the object's made files could not be made is found while listing,
+ * into one strbuf that becomes error.txt. */
+
+static int produce_object_errors(struct fs *fs, struct node *n,
+				 uint8_t **data, size_t *len)
+{
+	(void)fs;
+	const char *text = n->u.made.ctx;
+	*len = strlen(text);
+	*data = malloc(*len ? *len : 1);
+	if (!*data)
+		return -ENOMEM;
+	memcpy(*data, text, *len);
+	return 0;
+}
+
+static void note_error(struct strbuf *errs, struct member *m,
+		       uint32_t object, const char *file, const char *why)
+{
+	sb_printf(errs, "%s: %s\n", file, why);
+	log_error("%s: member %s: %s/%s: %s", member_archive(m),
+		  member_name(m), member_object_name(m, object), file, why);
+}
+
+/* texture.png and texture-mipN.png, checked now so error.txt can say at
+ * once what will fail. */
+static void add_texture_pngs(struct dir_builder *b,
+			     const struct object_build *ob, uint32_t chunk,
+			     struct strbuf *errs)
+{
+	const struct ccsf_scene *s = member_scene(ob->m);
+	time_t t = member_mtime(ob->m);
+	struct texture_job job;
+	unsigned levels = 1;
+	for (unsigned level = 0; level < levels; level++) {
+		int rc = texture_prepare(s, ob->data, ob->len, chunk, level,
+					 false, &job);
+		indexed_image_free(&job.img);
+		if (level == 0 && job.tex.levels > 1)
+			levels = job.tex.levels;
+		char name[32];
+		if (level == 0)
+			snprintf(name, sizeof name, "texture.png");
+		else
+			snprintf(name, sizeof name, "texture-mip%u.png", level);
+		dir_add_made(b, name, t, produce_texture_png, ob->m,
+			     ARG(chunk, level));
+		if (rc < 0)
+			note_error(errs, ob->m, ob->object, name,
+				   job.why[0] ? job.why : strerror(-rc));
+	}
+}
+
+static void add_palette_png(struct dir_builder *b,
+			    const struct object_build *ob, uint32_t chunk,
+			    struct strbuf *errs)
+{
+	const struct ccsf_scene *s = member_scene(ob->m);
+	const struct ccsf_chunk *c = &s->chunks[chunk];
+	dir_add_made(b, "palette.png", member_mtime(ob->m), produce_palette_png,
+		     ob->m, chunk);
+	struct clut clut;
+	char why[TEXTURE_WHY] = "";
+	int rc = (uint64_t)c->offset + c->length > ob->len ? -EIO :
+		 clut_parse(ob->data + c->offset, c->length, s->version, &clut,
+			    why);
+	if (rc < 0)
+		note_error(errs, ob->m, ob->object, "palette.png",
+			   why[0] ? why : strerror(-rc));
+}
+
+/* Each chunk as <kind>.bin and, where a decoder exists, <kind>.txt. */
+static void add_chunk_files(struct dir_builder *b,
+			    const struct object_build *ob)
+{
+	const struct ccsf_scene *s = member_scene(ob->m);
+	time_t t = member_mtime(ob->m);
+	for (uint32_t i = 0; i < ob->count; i++) {
+		const struct ccsf_chunk *c = &s->chunks[ob->chunks[i]];
+		unsigned nth = 1;
+		for (uint32_t j = 0; j < i; j++)
+			nth += s->chunks[ob->chunks[j]].kind == c->kind;
+		char base[32], name[40];
+		if (nth == 1)
+			snprintf(base, sizeof base, "%s", ccsf_kind_name(c->kind));
+		else
+			snprintf(base, sizeof base, "%s-%u",
+				 ccsf_kind_name(c->kind), nth);
+		snprintf(name, sizeof name, "%s.bin", base);
+		dir_add_view(b, name, t, &member_view_ops, ob->m, c->offset, c->length, false);
+		if (chunk_text_has(c->kind)) {
+			snprintf(name, sizeof name, "%s.txt", base);
+			dir_add_made(b, name, t, produce_chunk_text, ob->m,
+				     ob->chunks[i]);
+		} else if (c->kind == CCSF_ANIME) {
+			snprintf(name, sizeof name, "%s.txt", base);
+			dir_add_made(b, name, t, produce_anime_text, ob->m,
+				     ob->chunks[i]);
+		}
+	}
+}
+
+/* model.obj and model.mtl, or hit.obj; checked now like textures. */
+static void add_mesh(struct dir_builder *b, const struct object_build *ob,
+		     uint32_t chunk, struct strbuf *errs)
+{
+	const struct ccsf_scene *s = member_scene(ob->m);
+	const struct ccsf_chunk *c = &s->chunks[chunk];
+	time_t t = member_mtime(ob->m);
+	bool hit = c->kind == CCSF_HIT;
+	const char *name = hit ? "hit.obj" : "model.obj";
+	dir_add_made(b, name, t, hit ? produce_hit_obj : produce_model_obj,
+		     ob->m, chunk);
+	if (!hit)
+		dir_add_made(b, "model.mtl", t, produce_model_mtl, ob->m, chunk);
+	if ((uint64_t)c->offset + c->length > ob->len)
+		return;
+	char why[160] = "";
+	int rc = 0;
+	if (!hit) {
+		struct model_mesh mesh;
+		rc = model_decode(ob->data + c->offset, c->length, s->version,
+				  &mesh, why, sizeof why);
+		model_mesh_free(&mesh);
+	}
+	if (rc < 0)
+		note_error(errs, ob->m, ob->object, name,
+			   why[0] ? why : strerror(-rc));
+}
+
+/* What is made of the object's chunks: the first texture, CLUT, model
+ * and hit chunk it owns (the game keeps the first of a kind per object). */
+static void add_made_files(struct dir_builder *b,
+			   const struct object_build *ob,
+			   struct strbuf *errs)
+{
+	const struct ccsf_scene *s = member_scene(ob->m);
+	bool texture = false, clut = false, model = false, hit = false;
+	for (uint32_t i = 0; i < ob->count; i++) {
+		uint32_t chunk = ob->chunks[i];
+		uint16_t kind = s->chunks[chunk].kind;
+		if (kind == CCSF_TEXTURE && !texture) {
+			texture = true;
+			add_texture_pngs(b, ob, chunk, errs);
+		} else if (kind == CCSF_CLUT && !clut) {
+			clut = true;
+			add_palette_png(b, ob, chunk, errs);
+		} else if (kind == CCSF_MODEL && !model) {
+			model = true;
+			add_mesh(b, ob, chunk, errs);
+		} else if (kind == CCSF_HIT && !hit) {
+			hit = true;
+			add_mesh(b, ob, chunk, errs);
+		}
+	}
+}
+
+int object_populate(struct fs *fs, struct node *dir,
+		    const struct object_build *ob)
+{
+	struct dir_builder b;
+	dir_builder_init(&b, fs, dir);
+	struct strbuf errs = STRBUF_INIT;
+	add_chunk_files(&b, ob);
+	add_made_files(&b, ob, &errs);
+	if (cutscene_has_track(member_scene(ob->m), ob->object))
+		dir_add_made(&b, "track.txt", member_mtime(ob->m),
+			     produce_track_text, ob->m, ob->object);
+	if (ob->defined) {
+		/* The object folder is one level deeper than the links. */
+		char target[1024];
+		snprintf(target, sizeof target, "../%s", ob->defined);
+		dir_add_link(&b, "defined", member_mtime(ob->m), target);
+	}
+	if (errs.len) {
+		char *text = fs_strdup(fs, errs.data);
+		if (text)
+			dir_add_made(&b, "error.txt", member_mtime(ob->m),
+				     produce_object_errors, text, 0);
+		else
+			b.failed = true;
+	}
+	sb_free(&errs);
+	return dir_publish(&b);
+}

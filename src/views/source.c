@@ -1,0 +1,291 @@
+/* source.c - the root of the tree from a disc image, a host directory or
+ * an archive. */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "archive/archive.h"
+#include "views/dbdir.h"
+#include "io/iso.h"
+#include "util/log.h"
+#include "views/member.h"
+#include "views/source.h"
+
+enum file_kind_found { FOUND_PLAIN, FOUND_ARCHIVE, FOUND_DBMOD };
+
+static enum file_kind_found kind_of_sector(const uint8_t *p, size_t len)
+{
+	if (archive_probe(p, len))
+		return FOUND_ARCHIVE;
+	if (dbdir_probe(p, len))
+		return FOUND_DBMOD;
+	return FOUND_PLAIN;
+}
+
+/* Reads a file's first sector and tells what it is by its content. */
+static int probe_file(const char *path, enum file_kind_found *kind)
+{
+	*kind = FOUND_PLAIN;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	uint8_t sector[ARCHIVE_SECTOR];
+	ssize_t got = pread(fd, sector, sizeof sector, 0);
+	int rc = got < 0 ? -errno : 0;
+	close(fd);
+	if (got > 0)
+		*kind = kind_of_sector(sector, (size_t)got);
+	return rc;
+}
+
+static int populate_host_dir(struct fs *fs, struct node *dir);
+
+static void add_host_entry(struct dir_builder *b, const char *dirpath,
+			   const char *name)
+{
+	char path[4096];
+	struct stat st;
+	if ((size_t)snprintf(path, sizeof path, "%s/%s", dirpath, name) >=
+	    sizeof path)
+		return;
+	if (stat(path, &st) < 0) {
+		log_error("%s: %s", path, strerror(errno));
+		return;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		const char *copy = fs_strdup(b->fs, path);
+		dir_add_dir(b, name, st.st_mtime, populate_host_dir,
+			    (void *)copy);
+		return;
+	}
+	if (!S_ISREG(st.st_mode))
+		return;
+	enum file_kind_found kind;
+	int rc = probe_file(path, &kind);
+	if (rc < 0)
+		log_error("%s: %s", path, strerror(-rc));
+	if (kind == FOUND_ARCHIVE)
+		archive_dir_add(b, name, st.st_mtime, path, NULL);
+	else if (kind == FOUND_DBMOD)
+		dbdir_add(b, name, st.st_mtime, path, NULL);
+	else
+		dir_add_host_file(b, name, st.st_mtime, path,
+				  (uint64_t)st.st_size);
+}
+
+static int populate_host_dir(struct fs *fs, struct node *dir)
+{
+	const char *dirpath = dir->u.dir.ctx;
+	DIR *d = opendir(dirpath);
+	if (!d) {
+		int rc = -errno;
+		log_error("%s: %s", dirpath, strerror(errno));
+		return rc;
+	}
+	struct dir_builder b;
+	dir_builder_init(&b, fs, dir);
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		add_host_entry(&b, dirpath, e->d_name);
+	}
+	closedir(d);
+	return dir_publish(&b);
+}
+
+/* A directory on the disc: what populate_iso_dir lists. */
+struct iso_dir {
+	struct iso_image *img;
+	struct iso_entry entry;
+	const char *path;       /* "IMAGE/DATA": for messages and labels */
+};
+
+static int populate_iso_dir(struct fs *fs, struct node *dir);
+
+static struct iso_dir *iso_dir_new(struct fs *fs, struct iso_image *img,
+				   const struct iso_entry *e, const char *path)
+{
+	struct iso_dir *d = fs_alloc(fs, sizeof *d);
+	if (!d)
+		return NULL;
+	d->img = img;
+	d->entry = *e;
+	d->path = fs_strdup(fs, path);
+	return d->path ? d : NULL;
+}
+
+/* Reads a disc file's first sector and tells what it is. */
+static enum file_kind_found probe_blob(const struct blob *blob,
+				       const char *path)
+{
+	uint8_t sector[ARCHIVE_SECTOR];
+	ssize_t got = blob_read(blob, sector, sizeof sector, 0);
+	if (got < 0) {
+		log_error("%s: %s", path, strerror((int)-got));
+		return FOUND_PLAIN;
+	}
+	return got > 0 ? kind_of_sector(sector, (size_t)got) : FOUND_PLAIN;
+}
+
+static void add_iso_entry(struct dir_builder *b, const struct iso_dir *parent,
+			  const struct iso_entry *e)
+{
+	char path[4096];
+	if ((size_t)snprintf(path, sizeof path, "%s/%s", parent->path,
+			     e->name) >= sizeof path)
+		return;
+	if (e->is_dir) {
+		struct iso_dir *d = iso_dir_new(b->fs, parent->img, e, path);
+		if (!d) {
+			b->failed = true;
+			return;
+		}
+		dir_add_dir(b, e->name, e->mtime, populate_iso_dir, d);
+		return;
+	}
+	/* Shown with what the image holds, so reads match the size. */
+	if (e->clipped)
+		log_error("%s: runs past the image's end; %" PRIu64 " of %"
+			  PRIu64 " bytes shown", path, e->size,
+			  e->recorded_size);
+	struct blob blob = iso_blob(parent->img, e);
+	enum file_kind_found kind = probe_blob(&blob, path);
+	if (kind == FOUND_ARCHIVE)
+		archive_dir_add(b, e->name, e->mtime, path, &blob);
+	else if (kind == FOUND_DBMOD)
+		dbdir_add(b, e->name, e->mtime, path, &blob);
+	else
+		dir_add_blob_file(b, e->name, e->mtime, &blob);
+}
+
+static int populate_iso_dir(struct fs *fs, struct node *dir)
+{
+	const struct iso_dir *d = dir->u.dir.ctx;
+	struct iso_listing l;
+	int rc = iso_list(d->img, &d->entry, &l);
+	if (rc < 0) {
+		log_error("%s: cannot read the directory: %s", d->path,
+			  strerror(-rc));
+		return rc;
+	}
+	if (l.skipped)
+		log_error("%s: %zu directory records skipped (malformed, "
+			  "multi-extent or interleaved)", d->path, l.skipped);
+	struct dir_builder b;
+	dir_builder_init(&b, fs, dir);
+	for (size_t i = 0; i < l.count; i++)
+		add_iso_entry(&b, d, &l.entries[i]);
+	iso_listing_free(&l);
+	return dir_publish(&b);
+}
+
+/* Whether a file is a disc image: by its content, never its name. */
+static int probe_iso(const char *path, bool *is_iso)
+{
+	*is_iso = false;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	uint8_t vd[ISO_PROBE_LEN];
+	ssize_t got = pread(fd, vd, sizeof vd, ISO_PROBE_OFFSET);
+	int rc = got < 0 ? -errno : 0;
+	close(fd);
+	if (got > 0)
+		*is_iso = iso_probe(vd, (size_t)got);
+	return rc;
+}
+
+/* The image stays open until fs_destroy closes it: every ISO node's
+ * blob reads through its fd. */
+/* Last at unmount: the archives inside read through the image. */
+static void close_image(void *img)
+{
+	iso_close(img);
+}
+
+static int open_iso_source(struct fs *fs, const char *path, time_t mtime,
+			   char *err, size_t errlen)
+{
+	struct iso_image *img = iso_open(path, err, errlen);
+	if (!img)
+		return -EINVAL;
+	const struct iso_entry *root = iso_root(img);
+	char *abs = realpath(path, NULL);
+	struct iso_dir *d = iso_dir_new(fs, img, root, abs ? abs : path);
+	free(abs);
+	/* A root without a recorded time takes the image's. */
+	fs->root = d ? node_new_dir(fs, "", root->mtime ? root->mtime : mtime,
+				    populate_iso_dir, d)
+		     : NULL;
+	if (!fs->root) {
+		iso_close(img);
+		return -ENOMEM;
+	}
+	if (fs_on_destroy(fs, close_image, img) < 0) {
+		iso_close(img);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+int source_open(struct fs *fs, const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+	if (stat(path, &st) < 0) {
+		int rc = -errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return rc;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		if (access(path, R_OK | X_OK) < 0) {
+			int rc = -errno;
+			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+			return rc;
+		}
+		char *abs = realpath(path, NULL);
+		const char *copy = abs ? fs_strdup(fs, abs) : NULL;
+		free(abs);
+		fs->root = copy ? node_new_dir(fs, "", st.st_mtime,
+					       populate_host_dir, (void *)copy)
+				: NULL;
+		return fs->root ? 0 : -ENOMEM;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s: not a directory, disc image or "
+			 "archive", path);
+		return -EINVAL;
+	}
+	bool is_iso = false;
+	enum file_kind_found kind = FOUND_PLAIN;
+	int rc = probe_iso(path, &is_iso);
+	if (rc == 0 && is_iso)
+		return open_iso_source(fs, path, st.st_mtime, err, errlen);
+	if (rc == 0)
+		rc = probe_file(path, &kind);
+	if (rc < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
+		return rc;
+	}
+	if (kind == FOUND_PLAIN) {
+		snprintf(err, errlen, "%s: neither an ISO 9660 image (no volume "
+			 "descriptor at sector 16) nor a game archive (its first "
+			 "sector does not open a gzip member) nor a model "
+			 "database (0xc0de0001)", path);
+		return -EINVAL;
+	}
+	char *abs = realpath(path, NULL);
+	fs->root = kind == FOUND_ARCHIVE ?
+		   archive_dir_root(fs, st.st_mtime, abs ? abs : path) :
+		   dbdir_root(fs, st.st_mtime, abs ? abs : path);
+	free(abs);
+	return fs->root ? 0 : -ENOMEM;
+}
