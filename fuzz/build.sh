@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # fuzz/build.sh - build, run and replay the ccsfs fuzz harnesses.
 #
 #   fuzz/build.sh build [TARGET..] libFuzzer binaries (clang, ASan, UBSan)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_archive.c - archive_probe on the first sector, archive_scan over
  * the input as a whole archive (a memfd blob), then a check-only inflate
  * of the first few members found, as the tree builder would do. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_ccsf.c - the CCSF walk over the input as an inflated file, then
  * the names it found through the Shift-JIS converter, as the tree does. */
 #include "config.h"

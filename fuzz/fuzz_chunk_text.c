@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_chunk_text.c - the decoders behind <kind>.txt.
  *
  * Input: byte 0 picks the header version (0x90, 0x92, 0x96, 0x100),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_common.h - helpers shared by the fuzz harnesses (fuzz/README). */
 #ifndef CCSFS_FUZZ_COMMON_H
 #define CCSFS_FUZZ_COMMON_H

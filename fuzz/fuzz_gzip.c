@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_gzip.c - one gzip member at the start of the input: its header,
  * then inflation on a memfd blob, keeping the bytes under small max_out
  * caps and checking only.  Every inflation runs twice, with libdeflate

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_iso.c - the ISO 9660 reader.  The input is an image from sector 16
  * on (its first volume descriptor): the harness puts the 32 KiB system
  * area of zeros in front, so the corpus holds no dead bytes.  iso_open

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_model.c - the OBJ producers: model_obj (with its .mtl) and
  * hit_obj on the same chunk.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_texture.c - the PNG producer: texture_parse + clut_parse +
  * texture_decode + texture_png for every level, and palette_png.
  *

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # fuzz/replay.sh - `make check`'s replay of the fuzz corpora, in TAP.
 #
 # Runs fuzz/replay_<target> (each harness linked with replay_main.c) over

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* replay_main.c - a main() for the fuzz harnesses without libFuzzer.
  *
  * Feeds every file named on the command line, and every regular file in

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # tests/tsan.sh - the daemon under ThreadSanitizer: builds ccsfs with
 # gcc -fsanitize=thread, runs the stress test and the tree test against
 # it (and the cache's and the image's threaded unit tests), and fails

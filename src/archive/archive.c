@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* archive.c - finding members on sector boundaries. */
 #include "config.h"
 

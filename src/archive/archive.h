@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* archive.h - the gzip archives (DATA.BIN and the STREAM archives): members laid end
  * to end on 2048-byte boundaries, with no directory of their own.
  *

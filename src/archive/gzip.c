@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gzip.c - gzip member headers and inflation with zlib. */
 #include "config.h"
 

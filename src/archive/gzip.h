@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gzip.h - one gzip member (RFC 1952) of an archive: its header, and its
  * deflate data inflated with zlib.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* main.c - options, the source check, and the FUSE session: glue only. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cache.c - hash table + two recency lists under one mutex; fills run
  * unlocked.
  *

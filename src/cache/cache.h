@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cache.h - one byte-bounded cache for inflated members and produced
  * files, whose bound also covers the tree's own memory.
  *

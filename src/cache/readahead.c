@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* readahead.c - worker threads and a small queue of hints. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* readahead.h - work done ahead of a reader, on the other core.
  *
  * A reader that goes through members in order (grep -r, find -exec cat, a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ccsf.c - the CCSF walk: every chunk with its real length. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ccsf.h - the CCSF scene file walk (seed 001, FORMATS.md).
  *
  * ccsf_walk() finds every chunk of an inflated CCSF file with its real

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* chunk_text.c - the decoders behind <kind>.txt (seed 001, FORMATS.md).
  *
  * Most chunks are a fixed run of fields, so most kinds are one table row:

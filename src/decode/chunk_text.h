@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* chunk_text.h - the decoders behind <kind>.txt.
  *
  * One `key: value` field a line, in file order, numbers in decimal and in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cutscene.c - audio.wav, frames.txt and track.txt of a stream scene. */
 #include "config.h"
 

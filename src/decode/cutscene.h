@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cutscene.h - a stream scene's audio and frames as files (FORMATS.md,
  * "Cutscene audio"; seed 001, the frame section).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* dbmod.c - DBnnMOD.BIN model databases: table, checks, text and OBJ. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* dbmod.h - DBnnMOD.BIN, a PS1 model database (seeds/002), as files.
  *
  * The tree shows a database as `DBnnMOD.BIN/` with models.txt and one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* model.c - model and hit chunks as Wavefront OBJ (FORMATS.md, seed 001).
  *
  * Decoding and writing are apart (model.h says why).  The writer formats

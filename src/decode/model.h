@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* model.h - Wavefront OBJ of the model (0x0800) and hit (0x0b00) chunks.
  *
  * model_obj() is the whole job for model.obj and model.mtl.  It is built

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* texture.c - texture and CLUT chunks to indexed PNGs (see texture.h). */
 #include "config.h"
 

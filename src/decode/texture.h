@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* texture.h - texture (0x0300) and CLUT (0x0400) chunks as PNG images.
  *
  * Layouts are seed 001's; the conversion rules are FORMATS.md's "Textures

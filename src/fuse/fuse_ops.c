@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuse_ops.c - low-level FUSE callbacks over the virtual tree. */
 #include "config.h"
 

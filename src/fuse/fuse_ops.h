@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuse_ops.h - the FUSE callbacks (libfuse's low-level API): inode numbers
  * to nodes, nodes to bytes.  The glue knows no format; everything it
  * serves comes through tree.h.

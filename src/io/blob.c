@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* blob.c - pread within a blob's bounds. */
 #include "config.h"
 

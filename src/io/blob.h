@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* blob.h - a run of bytes in a file: a whole file, an archive inside a
  * disc image, a file's extent on the disc.
  *

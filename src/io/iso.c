@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* iso.c - an ISO 9660 image's directories, through libiso9660. */
 #include "config.h"
 

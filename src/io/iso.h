@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* iso.h - a disc image's ISO 9660 directory tree: FORMATS.md "The disc".
  *
  * libiso9660 (libcdio) opens the image and reads its primary volume

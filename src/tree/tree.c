@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tree.c - nodes, lazy population, lookup, attributes and reads. */
 #include "config.h"
 

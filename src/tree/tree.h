@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tree.h - the virtual tree: directories, files and links, with stable
  * inode numbers, built lazily.
  *

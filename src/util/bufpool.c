@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bufpool.c - a small best-fit list of freed large buffers. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bufpool.h - large buffers kept, pages and all, for the next one.
  *
  * main.c makes every buffer over 64 KiB a mapping of its own, so that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bytes.h - little-endian reads that never run past the end of a buffer.
  *
  * Every size and count in the formats ccsfs reads is untrusted, so parsers

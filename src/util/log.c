@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* log.c - stderr in the foreground, syslog when detached. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* log.h - one place for the daemon's messages.
  *
  * Errors are logged once, where the context (archive, member, object) is

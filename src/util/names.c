@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* names.c - Shift-JIS to UTF-8 with iconv, and escaping. */
 #include "config.h"
 

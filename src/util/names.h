@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* names.h - names from the disc made into safe UTF-8 file names.
  *
  * Object and path names are Shift-JIS (code page 932) in the files and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* numfmt.c - floats as "%.9g" writes them, several times faster. */
 #include "config.h"
 

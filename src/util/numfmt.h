@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* numfmt.h - numbers as text for the decoded files.
  *
  * The .txt files print millions of floats; snprintf's "%.9g" was most of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* strbuf.c - growable byte buffer. */
 #include "config.h"
 

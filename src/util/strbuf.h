@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* strbuf.h - a growable byte buffer for the text and image producers.
  *
  * Allocation failure is sticky: once `failed` is set further appends do

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* dbdir.c - model database folders and the producers of their files. */
 #include "config.h"
 

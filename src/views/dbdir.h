@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* dbdir.h - a model database (DBnnMOD.BIN, seed 002) as a folder:
  * models.txt and one folder per model id (TREE.md). */
 #ifndef CCSFS_DBDIR_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* member.c - archive directories, member directories, object directories
  * and the producers of their text files. */
 #include "config.h"

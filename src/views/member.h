@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* member.h - archive directories and the scene directories of their
  * members: TREE.md's "An archive directory", "A member directory" and
  * "An object directory".

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* object.c - object folders: chunks raw and as text, textures as PNG. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* object.h - one object's folder (TREE.md, "An object directory"): each
  * chunk the object owns raw and decoded, and what is made of them, such
  * as texture.png and palette.png.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* source.c - the root of the tree from a disc image, a host directory or
  * an archive. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* source.h - what a mount reads: a directory holding a disc's files, or
  * a single archive.  Archives are told by their content (a first sector
  * that opens a gzip member), never by their name.

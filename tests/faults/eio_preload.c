@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* eio_preload.c - an LD_PRELOAD shim for faults.sh: pread() and pread64()
  * of one file fail with EIO where they touch a range of its bytes, as a
  * scratched disc or a failing drive would make them.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ccsgen - makes synthetic .hack//-style discs, archives and CCSF files.
  *
  *   ccsgen sample DIR [--raw RAWDIR]     a small disc covering every case

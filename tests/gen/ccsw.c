@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ccsw.c - the synthetic CCSF writer (see ccsw.h). */
 #include "ccsw.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ccsw.h - an in-memory writer of synthetic CCSF scene files.
  *
  * Used by the ccsgen generator and linked by the unit tests, so tests can

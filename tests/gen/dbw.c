@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* dbw.c - synthetic DBnnMOD.BIN model databases. */
 #include "dbw.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* dbw.h - writer of synthetic DBnnMOD.BIN model databases (seeds/002).
  *
  * u32 0xc0de0001, u16 count, u16 pad, u32 at[count] (low 21 bits: the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gzw.c - the gzip archive writer (see gzw.h). */
 #include "gzw.h"
 

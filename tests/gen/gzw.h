@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gzw.h - writer of .hack//-style gzip archives (FORMATS.md).
  *
  * An archive is gzip members laid end to end, each starting on a 2048-byte

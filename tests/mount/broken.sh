@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # broken.sh - bad members never take the mount down: each lists, says
 # what failed in error.txt, keeps what could be decoded, fails with EIO.
 # (The members that claim gigabytes, after good2, are limits.sh's.)

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # cli.sh - the command line: help, version, clear errors before mounting.
 . "${TESTS_SRCDIR:-$(dirname "$0")/..}/mount/lib.sh"
 

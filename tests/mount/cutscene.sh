@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # cutscene.sh - a cutscene pair of the sample disc: audio.wav sample-exact
 # against its raw Pcm chunks, readable by sox; frames.txt and track.txt.
 . "${TESTS_SRCDIR:-$(dirname "$0")/..}/mount/lib.sh"

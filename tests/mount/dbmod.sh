@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # dbmod.sh - model databases (DBnnMOD.BIN) as folders of models: found by
 # content, each model raw, as text and as OBJ; broken ones say why.
 . "${TESTS_SRCDIR:-$(dirname "$0")/..}/mount/lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # faults.sh - the source failing under a live mount: a disc image cut
 # while mounted, read errors from the disc (an LD_PRELOAD shim), and images
 # cut at many sector boundaries.  Whatever happens, a file reads as it

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # fstab.sh - the ways a system mounts ccsfs: mount -t fuse.ccsfs and an
 # fstab line, both through mount.fuse3; SIGTERM and SIGINT in the
 # foreground; syslog when detached.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # lib.sh - what the mount tests share: TAP output, a work folder, mounts
 # that are always taken down (even when a test fails or is interrupted).
 # Sourced by each test; runs from `make check` or by hand from the top of

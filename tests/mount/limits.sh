@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # limits.sh - claims that would take gigabytes if believed: a member whose
 # ISIZE says 4 GiB, a texture of 2^20 x 2^20, a model of 2^31 vertices,
 # an index of 2^31 objects.  Each is a clear error (error.txt, EIO for

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # model.sh - every model.obj and hit.obj of the sample disc loads in an
 # independent reader (assimp), with as many triangles as the raw chunk
 # holds by the strip rule, and its material's texture is where map_Kd

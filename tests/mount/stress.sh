@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # stress.sh - many readers at once against a small cache, for a bounded
 # time: every byte they read must be the byte a single-threaded pass read,
 # the intended EIOs (broken members) must stay EIO, and the daemon must

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # texture.sh - every texture.png and palette.png of the sample disc opens
 # in independent readers, is exactly as big as stat says, and maps.
 . "${TESTS_SRCDIR:-$(dirname "$0")/..}/mount/lib.sh"

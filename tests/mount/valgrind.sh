@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # valgrind.sh - the daemon under valgrind's memcheck, on the sample disc
 # image and on the broken archive: every file read, every folder listed,
 # every link followed, then unmounted.  No invalid read or write, no use

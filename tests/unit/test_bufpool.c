@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_bufpool.c - large buffers come back, small ones and a full pool
  * do not keep anything. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_bytes.c - the bounded cursor every parser reads through. */
 #include "config.h"
 

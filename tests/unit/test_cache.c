@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_cache.c - byte limit, LRU order, references, single flight. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_ccsf.c - the CCSF walk: real chunk lengths, sections, errors,
  * truncation, and the texture and model length rules on hand-made bytes. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_chunk_text.c - the <kind>.txt decoders on hand-built chunks. */
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_cutscene.c - audio.wav sample for sample, frames.txt and track.txt
  * lines, truncated and lying scenes, and the float formatter. */
 #include "config.h"

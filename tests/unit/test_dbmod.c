@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_dbmod.c - DBnnMOD.BIN: table, offset reading, checks, model.txt,
  * model.obj/.mtl, broken models, truncated and corrupted databases. */
 #include "config.h"

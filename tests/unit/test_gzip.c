@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_gzip.c - member headers and inflation: good, broken, too big. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_iso.c - listing genisoimage's images: names, sizes, bytes, times;
  * Joliet and Rock Ridge tolerated; foreign, cut and damaged images never
  * crash. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_model.c - model.obj, model.mtl and hit.obj from synthetic chunks. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_names.c - Shift-JIS to UTF-8, escaping of what a name may not
  * hold. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_texture.c - texture and CLUT chunks to PNG and back.
  *
  * Textures come from the generator (ccsw); every PNG is decoded again with

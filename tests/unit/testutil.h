@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* testutil.h - what the unit tests share: cmocka, and bytes in memory
  * presented as a blob (a memfd), the way the daemon sees a file. */
 #ifndef CCSFS_TESTUTIL_H
