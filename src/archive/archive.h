@@ -14,8 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "io/blob.h"
 #include "archive/gzip.h"
+#include "io/blob.h"
 
 #define ARCHIVE_SECTOR 2048
 

@@ -12,9 +12,9 @@
 #include <unistd.h>
 
 #include "fuse/fuse_ops.h"
+#include "tree/tree.h"
 #include "util/log.h"
 #include "views/source.h"
-#include "tree/tree.h"
 
 #define DEFAULT_CACHE_SIZE ((size_t)256 << 20)
 #define DEFAULT_MAX_MEMBER ((size_t)1 << 30)

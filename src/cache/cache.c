@@ -21,8 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/bufpool.h"
 #include "cache/cache.h"
+#include "util/bufpool.h"
 
 struct cache_value {
 	uint64_t key;

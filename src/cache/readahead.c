@@ -5,8 +5,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "util/log.h"
 #include "cache/readahead.h"
+#include "util/log.h"
 
 static _Thread_local bool on_worker;
 

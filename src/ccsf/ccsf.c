@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/bytes.h"
 #include "ccsf/ccsf.h"
+#include "util/bytes.h"
 
 enum kind_flags {
 	K_SETUP = 1,    /* dispatched by DecodeSetupSection */

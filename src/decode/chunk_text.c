@@ -16,9 +16,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "util/bytes.h"
 #include "ccsf/ccsf.h"
 #include "decode/chunk_text.h"
+#include "util/bytes.h"
 #include "util/numfmt.h"
 
 enum field_type {

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/bytes.h"
 #include "decode/cutscene.h"
+#include "util/bytes.h"
 #include "util/numfmt.h"
 
 /* Payload bytes before the blocks (FORMATS.md). */

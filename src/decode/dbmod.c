@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/bytes.h"
 #include "decode/dbmod.h"
+#include "util/bytes.h"
 
 #define OFFSET_MASK 0x1fffffu           /* low 21 bits of a table word */
 #define ID_SHIFT 21

@@ -16,9 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/bytes.h"
 #include "ccsf/ccsf.h"
 #include "decode/model.h"
+#include "util/bytes.h"
 #include "util/numfmt.h"
 
 /* ---- numbers ----------------------------------------------------------- */

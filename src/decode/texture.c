@@ -16,11 +16,11 @@
 #include <libdeflate.h>
 #endif
 
+#include "ccsf/ccsf.h"
+#include "decode/texture.h"
 #include "util/bufpool.h"
 #include "util/bytes.h"
-#include "ccsf/ccsf.h"
 #include "util/strbuf.h"
-#include "decode/texture.h"
 
 /* Encoder settings, measured on a 256 x 256 8-bit CCSW_PAT_NOISY texture
  * (64 KiB of indices, 256-colour PLTE + tRNS; libpng 1.6.39, -O2, mean of

@@ -20,9 +20,9 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "io/blob.h"
 #include "cache/cache.h"
 #include "cache/readahead.h"
+#include "io/blob.h"
 
 struct fs;
 struct node;

@@ -11,10 +11,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "views/dbdir.h"
 #include "decode/dbmod.h"
 #include "util/log.h"
 #include "util/strbuf.h"
+#include "views/dbdir.h"
 
 /* Databases are small (tens of KB on the discs); anything far larger is
  * no database of that game. */

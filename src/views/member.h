@@ -13,10 +13,10 @@
 
 #include <time.h>
 
-#include "io/blob.h"
 #include "ccsf/ccsf.h"
-#include "util/strbuf.h"
+#include "io/blob.h"
 #include "tree/tree.h"
+#include "util/strbuf.h"
 
 struct member;
 

@@ -8,15 +8,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/bytes.h"
 #include "ccsf/ccsf.h"
 #include "decode/chunk_text.h"
 #include "decode/cutscene.h"
-#include "util/log.h"
-#include "views/object.h"
-#include "util/strbuf.h"
 #include "decode/model.h"
 #include "decode/texture.h"
+#include "util/bytes.h"
+#include "util/log.h"
+#include "util/strbuf.h"
+#include "views/object.h"
 
 /* A made file's argument packs a chunk index and a mip level. */
 #define ARG(chunk, level) ((chunk) * TEXTURE_MAX_LEVELS + (level))

@@ -9,8 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "views/member.h"
 #include "tree/tree.h"
+#include "views/member.h"
 
 struct object_build {
 	struct member *m;

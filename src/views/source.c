@@ -14,9 +14,9 @@
 #include <unistd.h>
 
 #include "archive/archive.h"
-#include "views/dbdir.h"
 #include "io/iso.h"
 #include "util/log.h"
+#include "views/dbdir.h"
 #include "views/member.h"
 #include "views/source.h"
 

@@ -252,7 +252,7 @@ if command -v genisoimage >/dev/null; then
 	genisoimage -quiet -iso-level 2 -V STRESS -o "$work/disc.iso" "$disc" 2>/dev/null &&
 		source=$work/disc.iso
 else
-	echo "# genisoimage is missing: the stress mounts the folder"
+	skip "the stress reads through the disc image" "no genisoimage: it mounts the folder"
 fi
 check "mounts the full disc ($(basename "$source")) with cache_size=$STRESS_CACHE" \
 	mount_fg "$source" "$mnt" "$work/daemon.log" -o "cache_size=$STRESS_CACHE"

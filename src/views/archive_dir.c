@@ -1,0 +1,282 @@
+/* SPDX-License-Identifier: MIT */
+/* archive_dir.c - an archive's folder: its members found and named, and
+ * %members.txt. */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "archive/archive.h"
+#include "archive/gzip.h"
+#include "util/log.h"
+#include "util/names.h"
+#include "views/member_internal.h"
+
+/* ---- the archive directory ---- */
+
+static int verify_member(struct fs *fs, struct member *m)
+{
+	pthread_mutex_lock(&fs->lock);
+	bool known = m->known;
+	pthread_mutex_unlock(&fs->lock);
+	if (known)
+		return 0;
+	struct gzip_result r;
+	int rc = gzip_inflate_member(&m->ar->blob, m->e->offset, m->e->extent,
+				     fs->max_member, NULL, NULL, &r);
+	if (rc == -ENOMEM)
+		return rc;
+	/* Checking inflates into a scratch window: a length over the cap
+	 * shows up here as ISIZE, not as an allocation. */
+	if (rc == 0 && r.isize > fs->max_member) {
+		rc = -EFBIG;
+		snprintf(r.error, sizeof r.error, "inflates to more than %zu "
+			 "bytes", fs->max_member);
+	}
+	member_record_outcome(fs, m, rc, &r);
+	return 0;
+}
+
+/* Every field of the listing but the name has a fixed width, so its size
+ * is known from the scan alone: a stat (ls -l, a file manager) must not
+ * inflate the whole archive.  Reading it does, once, since only inflation
+ * tells where a member's deflate data ends, and its CRC. */
+#define LISTING_HEAD \
+	"# member status offset stored compressed inflated crc32 mtime\n"
+#define LISTING_FIXED (1 + 6 + 1 + 12 + 1 + 12 + 1 + 12 + 1 + 10 + 1 + 10 + \
+		       1 + 20 + 1)
+
+static uint64_t listing_size(const struct archive_dir *ar)
+{
+	uint64_t n = strlen(LISTING_HEAD);
+	for (size_t i = 0; i < ar->count; i++)
+		n += strlen(ar->members[i].name) + LISTING_FIXED;
+	return n;
+}
+
+static const char *member_status(int rc, const struct gzip_result *gz)
+{
+	if (rc == -EFBIG)
+		return "toobig";
+	if (rc < 0)
+		return "broken";
+	return gz->padding_clean ? "ok" : "junk";
+}
+
+static void print_listing_line(struct strbuf *sb, const struct member *m,
+			       int rc, const struct gzip_result *gz)
+{
+	char compressed[24] = "-", inflated[16] = "-", crc[16] = "-";
+	char mtime[32];
+	if (rc == 0) {
+		snprintf(compressed, sizeof compressed, "%" PRIu64, gz->compressed);
+		snprintf(inflated, sizeof inflated, "%" PRIu32, gz->isize);
+		snprintf(crc, sizeof crc, "0x%08" PRIx32, gz->crc);
+	}
+	struct tm tm;
+	time_t t = (time_t)m->e->header.mtime;
+	gmtime_r(&t, &tm);
+	strftime(mtime, sizeof mtime, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	sb_printf(sb, "%s %-6s %12" PRIu64 " %12" PRIu64 " %12s %10s %10s %s\n",
+		  m->name, member_status(rc, gz), m->e->offset, m->e->extent,
+		  compressed, inflated, crc, mtime);
+}
+
+static int produce_listing(struct fs *fs, struct node *n, uint8_t **data,
+			   size_t *len)
+{
+	struct archive_dir *ar = n->u.made.ctx;
+	struct strbuf sb = STRBUF_INIT;
+	sb_puts(&sb, LISTING_HEAD);
+	for (size_t i = 0; i < ar->count; i++) {
+		struct member *m = &ar->members[i];
+		int rc = verify_member(fs, m);
+		if (rc < 0) {
+			sb_free(&sb);
+			return rc;
+		}
+		pthread_mutex_lock(&fs->lock);
+		struct gzip_result gz = m->gz;
+		int irc = m->inflate_rc;
+		pthread_mutex_unlock(&fs->lock);
+		print_listing_line(&sb, m, irc, &gz);
+	}
+	return sb_finish(&sb, data, len);
+}
+
+/* The member's gzip name without its extension, escaped; member-<sector>
+ * when it has none. */
+static void member_base_name(const struct archive_entry *e, char *out,
+			     size_t outsz)
+{
+	char raw[GZIP_NAME_MAX + 1];
+	snprintf(raw, sizeof raw, "%s", e->header.name);
+	char *dot = strrchr(raw, '.');
+	if (dot && dot != raw)
+		*dot = '\0';
+	if (!name_escape_ascii((const uint8_t *)raw, strlen(raw), out))
+		snprintf(out, outsz, "member-%" PRIu64,
+			 e->offset / ARCHIVE_SECTOR);
+}
+
+/* A name seen before gets ~2, ~3 in archive order. */
+static int name_members(struct fs *fs, struct archive_dir *ar)
+{
+	enum { BASE_MAX = GZIP_NAME_MAX * 3 + 32 };
+	char (*base)[BASE_MAX] = malloc((ar->count ? ar->count : 1) * BASE_MAX);
+	if (!base)
+		return -ENOMEM;
+	int rc = 0;
+	for (size_t i = 0; i < ar->count && rc == 0; i++) {
+		member_base_name(&ar->entries[i], base[i], BASE_MAX);
+		unsigned seen = 1;
+		for (size_t j = 0; j < i; j++)
+			seen += strcmp(base[j], base[i]) == 0;
+		char name[BASE_MAX + 16];
+		if (seen > 1)
+			snprintf(name, sizeof name, "%s~%u", base[i], seen);
+		else
+			snprintf(name, sizeof name, "%s", base[i]);
+		ar->members[i].name = fs_strdup(fs, name);
+		if (!ar->members[i].name)
+			rc = -ENOMEM;
+	}
+	free(base);
+	return rc;
+}
+
+static int open_archive(struct archive_dir *ar)
+{
+	if (ar->blob.fd >= 0)
+		return 0;
+	int fd = open(ar->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		int rc = -errno;
+		log_error("%s: %s", ar->path, strerror(errno));
+		return rc;
+	}
+	struct stat st;
+	if (fstat(fd, &st) < 0) {
+		int rc = -errno;
+		close(fd);
+		return rc;
+	}
+	ar->blob.fd = fd;
+	ar->blob.base = 0;
+	ar->blob.size = (uint64_t)st.st_size;
+	ar->own_fd = true;
+	return 0;
+}
+
+/* The archive's path in the tree, the same whichever way the disc is
+ * given (image, folder): what made files name as their source. */
+static const char *tree_path(struct fs *fs, const struct archive_dir *ar,
+			     const struct node *dir)
+{
+	if (!dir->parent) {
+		const char *slash = strrchr(ar->label, '/');
+		return fs_strdup(fs, slash ? slash + 1 : ar->label);
+	}
+	const struct node *chain[64];
+	size_t depth = 0;
+	for (const struct node *n = dir; n->parent && depth < 64; n = n->parent)
+		chain[depth++] = n;
+	struct strbuf sb = STRBUF_INIT;
+	while (depth--)
+		sb_printf(&sb, "%s%s", chain[depth]->name, depth ? "/" : "");
+	const char *path = sb.failed ? NULL : fs_strdup(fs, sb.data ? sb.data : "");
+	sb_free(&sb);
+	return path;
+}
+
+static int populate_archive(struct fs *fs, struct node *dir)
+{
+	struct archive_dir *ar = dir->u.dir.ctx;
+	ar->tree_path = tree_path(fs, ar, dir);
+	if (!ar->tree_path)
+		return -ENOMEM;
+	int rc = open_archive(ar);
+	if (rc == 0)
+		rc = archive_scan(&ar->blob, &ar->entries, &ar->count);
+	if (rc < 0) {
+		log_error("%s: cannot scan the archive: %s", ar->label,
+			  strerror(-rc));
+		return rc;
+	}
+	ar->members = calloc(ar->count ? ar->count : 1, sizeof *ar->members);
+	if (!ar->members)
+		return -ENOMEM;
+	rc = name_members(fs, ar);
+	if (rc < 0)
+		return rc;
+	struct dir_builder b;
+	dir_builder_init(&b, fs, dir);
+	for (size_t i = 0; i < ar->count; i++) {
+		struct member *m = &ar->members[i];
+		m->ar = ar;
+		m->e = &ar->entries[i];
+		m->dir = dir_add_dir(&b, m->name, m->e->header.mtime,
+				     member_populate, m);
+	}
+	struct node *listing = dir_add_made(&b, ARCHIVE_LISTING, dir->mtime,
+					    produce_listing, ar, 0);
+	if (listing)
+		atomic_store(&listing->size, listing_size(ar));
+	return dir_publish(&b);
+}
+
+/* At unmount: what the archive's members learnt, and its descriptor. */
+static void archive_free(void *ctx)
+{
+	struct archive_dir *ar = ctx;
+	for (size_t i = 0; ar->members && i < ar->count; i++) {
+		ccsf_scene_free(&ar->members[i].scene);
+		cutscene_audio_free(&ar->members[i].audio);
+	}
+	free(ar->members);
+	free(ar->entries);
+	if (ar->own_fd)
+		close(ar->blob.fd);
+}
+
+static struct archive_dir *archive_new(struct fs *fs, const char *path,
+				       const struct blob *blob)
+{
+	struct archive_dir *ar = fs_alloc(fs, sizeof *ar);
+	if (!ar)
+		return NULL;
+	ar->label = fs_strdup(fs, path);
+	ar->path = ar->label;
+	ar->blob.fd = -1;
+	atomic_init(&ar->last_read, SIZE_MAX);
+	if (blob)
+		ar->blob = *blob;
+	if (!ar->label || fs_on_destroy(fs, archive_free, ar) < 0)
+		return NULL;
+	return ar;
+}
+
+struct node *archive_dir_add(struct dir_builder *b, const char *name,
+			     time_t mtime, const char *path,
+			     const struct blob *blob)
+{
+	struct archive_dir *ar = archive_new(b->fs, path, blob);
+	if (!ar) {
+		b->failed = true;
+		return NULL;
+	}
+	return dir_add_dir(b, name, mtime, populate_archive, ar);
+}
+
+struct node *archive_dir_root(struct fs *fs, time_t mtime, const char *path)
+{
+	struct archive_dir *ar = archive_new(fs, path, NULL);
+	return ar ? node_new_dir(fs, "", mtime, populate_archive, ar) : NULL;
+}
+
+

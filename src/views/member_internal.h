@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: MIT */
+/* member_internal.h - what the member, cutscene and archive folders share:
+ * a member's and an archive's records.  Only views/ includes it. */
+#ifndef CCSFS_MEMBER_INTERNAL_H
+#define CCSFS_MEMBER_INTERNAL_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+
+#include "archive/archive.h"
+#include "archive/gzip.h"
+#include "ccsf/ccsf.h"
+#include "decode/cutscene.h"
+#include "views/member.h"
+
+struct member {
+	struct archive_dir *ar;
+	const struct archive_entry *e;
+	const char *name;               /* its directory's name */
+	struct node *dir;               /* its inode keys its bytes */
+	/* What inflation learnt; under fs->lock until `known`. */
+	bool known;
+	int inflate_rc;
+	struct gzip_result gz;
+	/* What the walk learnt; written once by the populating thread. */
+	bool walked;
+	int walk_rc;
+	/* The bytes walked (0 before): inflating fewer again means the
+	 * source shrank.  Atomic: the read-ahead worker inflates too. */
+	_Atomic size_t walked_len;
+	struct ccsf_scene scene;
+	const char **object_names;      /* display name per object index */
+	const char **defined_at;        /* '#' objects: the link's target */
+	struct cutscene_audio audio;    /* where audio.wav's blocks are */
+};
+
+struct archive_dir {
+	struct archive_dir *next;
+	const char *label;              /* for messages: the source path */
+	const char *tree_path;          /* where it is in the tree: DATA/DATA.BIN */
+	const char *path;               /* NULL when blob was given */
+	struct blob blob;
+	bool own_fd;
+	struct archive_entry *entries;
+	size_t count;
+	struct member *members;
+	_Atomic size_t last_read;       /* the member a reader asked for last */
+};
+
+/* Keeps what inflating m gave: rc, and the gzip checks' result. */
+void member_record_outcome(struct fs *fs, struct member *m, int rc,
+			   const struct gzip_result *r);
+/* A member's folder, populated on first use. */
+int member_populate(struct fs *fs, struct node *dir);
+
+/* Cutscene pairs (cutscene_dir.c). */
+bool member_is_setup(const char *name);
+bool scene_marked_elsewhere(const struct ccsf_scene *s, uint32_t object);
+int member_resolve_elsewhere(struct fs *fs, struct member *m);
+int member_add_cutscene_files(struct fs *fs, struct member *m,
+			      struct dir_builder *b, const uint8_t *data,
+			      size_t len);
+
+#endif
