@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "archive/archive.h"
+#include "util/vec.h"
 
 /* The scan is bound by reading the archive, like cat, and reads in cat's
  * size: a buffer that stays in the CPU's cache.  4 MiB reads took five
@@ -25,14 +26,8 @@ bool archive_probe(const uint8_t *p, size_t len)
 static int push_entry(struct archive_entry **v, size_t *n, size_t *cap,
 		      uint64_t offset, const struct gzip_header *h)
 {
-	if (*n == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 256;
-		void *p = realloc(*v, ncap * sizeof **v);
-		if (!p)
-			return -ENOMEM;
-		*v = p;
-		*cap = ncap;
-	}
+	if (vec_reserve(*v, cap, *n + 1, 256) < 0)
+		return -ENOMEM;
 	(*v)[*n].offset = offset;
 	(*v)[*n].extent = 0;
 	(*v)[*n].header = *h;

@@ -19,6 +19,7 @@
 #include "ccsf/ccsf.h"
 #include "decode/chunk_text.h"
 #include "util/bytes.h"
+#include "util/names.h"
 #include "util/numfmt.h"
 
 enum field_type {
@@ -92,16 +93,9 @@ static void put_float(struct dec *d, float f)
 	sb_put_float(d->out, f);
 }
 
-/* Bytes of a fixed-size name up to its NUL: printable ASCII as it is, any
- * other byte (and '%', so the text stays unambiguous) as %XX. */
 static void put_raw_name(struct dec *d, const uint8_t *s, size_t n)
 {
-	for (size_t i = 0; i < n && s[i]; i++) {
-		if (s[i] >= 0x20 && s[i] < 0x7f && s[i] != '%')
-			sb_append(d->out, &s[i], 1);
-		else
-			sb_printf(d->out, "%%%02X", s[i]);
-	}
+	name_put_raw(d->out, s, n);
 }
 
 /* Ends the dump: what was cut off, how much it needed, how much was left. */

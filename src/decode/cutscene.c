@@ -12,6 +12,7 @@
 #include "decode/cutscene.h"
 #include "util/bytes.h"
 #include "util/numfmt.h"
+#include "util/vec.h"
 
 /* Payload bytes before the blocks (FORMATS.md). */
 #define PCM_SETUP_FIELDS 16     /* u32 id, u8 type, bits, track, pad,
@@ -52,16 +53,9 @@ static int add_blocks(struct cutscene_audio *a, size_t *cap, uint32_t first,
 {
 	if (count > UINT32_MAX - a->block_count)
 		count = UINT32_MAX - a->block_count;
-	if (a->block_count + count > *cap) {
-		size_t ncap = *cap ? *cap : 256;
-		while (ncap < (size_t)a->block_count + count)
-			ncap *= 2;
-		uint32_t *n = realloc(a->blocks, ncap * sizeof *n);
-		if (!n)
-			return -ENOMEM;
-		a->blocks = n;
-		*cap = ncap;
-	}
+	if (vec_reserve(a->blocks, cap, (size_t)a->block_count + count,
+			256) < 0)
+		return -ENOMEM;
 	for (uint32_t i = 0; i < count; i++)
 		a->blocks[a->block_count++] =
 			first + i * (uint32_t)CUTSCENE_PCM_BLOCK;
@@ -132,20 +126,6 @@ uint64_t cutscene_wav_size(const struct cutscene_audio *a)
 	return CUTSCENE_WAV_HEADER + (uint64_t)a->block_count * CUTSCENE_PCM_BLOCK;
 }
 
-static void put_le32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-	p[2] = (uint8_t)(v >> 16);
-	p[3] = (uint8_t)(v >> 24);
-}
-
-static void put_le16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-}
-
 static void wav_header(const struct cutscene_audio *a,
 		       uint8_t h[CUTSCENE_WAV_HEADER])
 {
@@ -155,17 +135,17 @@ static void wav_header(const struct cutscene_audio *a,
 	uint32_t data32 = data > UINT32_MAX - 36 ? UINT32_MAX - 36
 						 : (uint32_t)data;
 	memcpy(h, "RIFF", 4);
-	put_le32(h + 4, 36 + data32);
+	wr_u32le(h + 4, 36 + data32);
 	memcpy(h + 8, "WAVEfmt ", 8);
-	put_le32(h + 16, 16);
-	put_le16(h + 20, 1);                    /* PCM */
-	put_le16(h + 22, 2);                    /* channels */
-	put_le32(h + 24, CUTSCENE_WAV_RATE);
-	put_le32(h + 28, CUTSCENE_WAV_RATE * 4);/* bytes a second */
-	put_le16(h + 32, 4);                    /* block align */
-	put_le16(h + 34, 16);                   /* bits */
+	wr_u32le(h + 16, 16);
+	wr_u16le(h + 20, 1);                    /* PCM */
+	wr_u16le(h + 22, 2);                    /* channels */
+	wr_u32le(h + 24, CUTSCENE_WAV_RATE);
+	wr_u32le(h + 28, CUTSCENE_WAV_RATE * 4);/* bytes a second */
+	wr_u16le(h + 32, 4);                    /* block align */
+	wr_u16le(h + 34, 16);                   /* bits */
 	memcpy(h + 36, "data", 4);
-	put_le32(h + 40, data32);
+	wr_u32le(h + 40, data32);
 }
 
 /* WAV bytes [from, to) of one block (0 <= from < to <= 1024): frame i is

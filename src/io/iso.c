@@ -15,6 +15,7 @@
 #include <cdio/iso9660.h>
 
 #include "io/iso.h"
+#include "util/vec.h"
 
 /* A directory record (ECMA-119 9.1), by byte offset. */
 enum {
@@ -146,14 +147,8 @@ static bool is_self_or_parent(const uint8_t *rec)
 static int listing_push(struct iso_listing *l, size_t *cap,
 			const struct iso_entry *e)
 {
-	if (l->count == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 16;
-		struct iso_entry *p = realloc(l->entries, ncap * sizeof *p);
-		if (!p)
-			return -ENOMEM;
-		l->entries = p;
-		*cap = ncap;
-	}
+	if (vec_reserve(l->entries, cap, l->count + 1, 16) < 0)
+		return -ENOMEM;
 	l->entries[l->count++] = *e;
 	return 0;
 }

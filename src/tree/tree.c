@@ -13,6 +13,7 @@
 #include "tree/tree.h"
 #include "util/bufpool.h"
 #include "util/log.h"
+#include "util/vec.h"
 
 enum { DIR_EMPTY, DIR_BUILDING, DIR_READY };
 
@@ -169,15 +170,9 @@ static struct node *dir_add(struct dir_builder *b, struct node *n)
 		b->failed = true;
 		return NULL;
 	}
-	if (b->n == b->cap) {
-		size_t cap = b->cap ? b->cap * 2 : 16;
-		struct node **k = realloc(b->kids, cap * sizeof *k);
-		if (!k) {
-			b->failed = true;
-			return NULL;
-		}
-		b->kids = k;
-		b->cap = cap;
+	if (vec_reserve(b->kids, &b->cap, b->n + 1, 16) < 0) {
+		b->failed = true;
+		return NULL;
 	}
 	n->parent = b->dir;
 	b->kids[b->n++] = n;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* bytes.h - little-endian reads that never run past the end of a buffer.
+/* bytes.h - little-endian reads that never run past the end of a buffer,
+ * and the writers beside them.
  *
  * Every size and count in the formats ccsfs reads is untrusted, so parsers
  * go through a cursor: a read past the end sets `bad` and yields zero
@@ -31,6 +32,28 @@ static inline float rd_f32le(const uint8_t *p)
 	float f;
 	memcpy(&f, &u, sizeof f);
 	return f;
+}
+
+/* The writers, for the headers ccsfs makes (WAV, GLB). */
+static inline void wr_u16le(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+}
+
+static inline void wr_u32le(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16);
+	p[3] = (uint8_t)(v >> 24);
+}
+
+static inline void wr_f32le(uint8_t *p, float f)
+{
+	uint32_t u;
+	memcpy(&u, &f, sizeof u);
+	wr_u32le(p, u);
 }
 
 struct cursor {

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "util/names.h"
+#include "util/strbuf.h"
 
 struct name_conv {
 	iconv_t cd;     /* (iconv_t)-1 when CP932 is missing: then escape */
@@ -122,4 +123,14 @@ size_t name_from_sjis(struct name_conv *nc, const uint8_t *raw, size_t n,
 		}
 	}
 	return escape_dots(out, len);
+}
+
+void name_put_raw(struct strbuf *sb, const uint8_t *raw, size_t n)
+{
+	for (size_t i = 0; i < n && raw[i]; i++) {
+		if (raw[i] >= 0x20 && raw[i] < 0x7f && raw[i] != '%')
+			sb_append(sb, &raw[i], 1);
+		else
+			sb_printf(sb, "%%%02X", raw[i]);
+	}
 }

@@ -30,4 +30,10 @@ size_t name_from_sjis(struct name_conv *nc, const uint8_t *raw, size_t n,
 /* The same for bytes that are meant to be ASCII (gzip names). */
 size_t name_escape_ascii(const uint8_t *raw, size_t n, char *out);
 
+struct strbuf;
+/* A fixed-size raw name (up to n bytes, stopping at its NUL) in a text
+ * file, as stored: printable ASCII as it is, any other byte and '%' as
+ * %XX, so the text stays unambiguous and greps the same on every disc. */
+void name_put_raw(struct strbuf *sb, const uint8_t *raw, size_t n);
+
 #endif

@@ -192,16 +192,6 @@ static int produce_error_text(struct fs *fs, struct node *n, uint8_t **data,
 	return sb_finish(&sb, data, len);
 }
 
-static void print_raw_path(struct strbuf *sb, const uint8_t *p, size_t n)
-{
-	for (size_t i = 0; i < n && p[i]; i++) {
-		if (p[i] >= 0x20 && p[i] < 0x7f && p[i] != '%')
-			sb_append(sb, &p[i], 1);
-		else
-			sb_printf(sb, "%%%02X", p[i]);
-	}
-}
-
 static void print_object_kinds(struct strbuf *sb, const struct ccsf_scene *s,
 			       uint32_t object)
 {
@@ -223,7 +213,7 @@ static int produce_scene_text(struct fs *fs, struct node *n, uint8_t **data,
 	const struct ccsf_scene *s = &m->scene;
 	struct strbuf sb = STRBUF_INIT;
 	sb_puts(&sb, "name: ");
-	print_raw_path(&sb, s->name, sizeof s->name);
+	name_put_raw(&sb, s->name, sizeof s->name);
 	sb_printf(&sb, "\nversion: 0x%x\nframes: %" PRIu32 "\nsize: %zu\n"
 		  "chunks: %" PRIu32 "\nframe_chunks: %" PRIu32 "\n",
 		  s->version, s->frames, s->size, s->chunk_count,
@@ -237,7 +227,7 @@ static int produce_scene_text(struct fs *fs, struct node *n, uint8_t **data,
 	sb_printf(&sb, "files: %" PRIu32 "\n", s->file_count);
 	for (uint32_t i = 0; i < s->file_count; i++) {
 		sb_printf(&sb, "file %" PRIu32 ": ", i);
-		print_raw_path(&sb, s->files[i], CCSF_NAME_LEN);
+		name_put_raw(&sb, s->files[i], CCSF_NAME_LEN);
 		sb_puts(&sb, "\n");
 	}
 	sb_printf(&sb, "objects: %" PRIu32 "\n", s->object_count);

@@ -4,6 +4,11 @@
 
 #include "testutil.h"
 #include "util/bytes.h"
+#include "util/vec.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
 
 static void reads_little_endian(void **state)
 {
@@ -61,6 +66,55 @@ static void float_bits(void **state)
 	assert_true(rd_f32le(b) == 1.5f);
 }
 
+static void writers_round_trip(void **state)
+{
+	(void)state;
+	uint8_t b[10];
+	wr_u16le(b, 0xbeef);
+	wr_u32le(b + 2, 0x12345678u);
+	wr_f32le(b + 6, -1.5f);
+	assert_int_equal(b[0], 0xef);
+	assert_int_equal(b[1], 0xbe);
+	assert_int_equal(b[2], 0x78);
+	assert_int_equal(b[5], 0x12);
+	assert_int_equal(rd_u16le(b), 0xbeef);
+	assert_int_equal(rd_u32le(b + 2), 0x12345678u);
+	assert_true(rd_f32le(b + 6) == -1.5f);
+}
+
+static void vec_grows_by_doubling(void **state)
+{
+	(void)state;
+	uint64_t *v = NULL;
+	size_t cap = 0;
+	assert_int_equal(vec_reserve(v, &cap, 1, 4), 0);
+	assert_int_equal(cap, 4);
+	assert_int_equal(vec_reserve(v, &cap, 4, 4), 0);
+	assert_int_equal(cap, 4);
+	assert_int_equal(vec_reserve(v, &cap, 9, 4), 0);
+	assert_int_equal(cap, 16);
+	for (size_t i = 0; i < 16; i++)
+		v[i] = i * 3;
+	assert_int_equal(v[15], 45);
+	free(v);
+}
+
+static void vec_refuses_overflow_and_keeps_the_array(void **state)
+{
+	(void)state;
+	uint64_t *v = NULL;
+	size_t cap = 0;
+	assert_int_equal(vec_reserve(v, &cap, 2, 2), 0);
+	v[1] = 7;
+	uint64_t *before = v;
+	assert_int_equal(vec_reserve(v, &cap, SIZE_MAX / 4, 2), -ENOMEM);
+	assert_int_equal(vec_reserve(v, &cap, SIZE_MAX, 2), -ENOMEM);
+	assert_ptr_equal(v, before);
+	assert_int_equal(cap, 2);
+	assert_int_equal(v[1], 7);
+	free(v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -69,6 +123,9 @@ int main(void)
 		cmocka_unit_test(huge_take_does_not_wrap),
 		cmocka_unit_test(align4_pads_from_start),
 		cmocka_unit_test(float_bits),
+		cmocka_unit_test(writers_round_trip),
+		cmocka_unit_test(vec_grows_by_doubling),
+		cmocka_unit_test(vec_refuses_overflow_and_keeps_the_array),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
