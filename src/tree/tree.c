@@ -565,15 +565,45 @@ static void node_path(const struct node *n, char *buf, size_t len)
 	}
 }
 
+/* A host file reads as long as it was listed: one that shrank under the
+ * mount fails with EIO rather than hand out a short file, and one that
+ * grew is cut at its listed size. */
+static ssize_t host_read(struct node *n, char *buf, size_t size,
+			 uint64_t off, int host_fd)
+{
+	uint64_t total = atomic_load(&n->size);
+	if (off >= total)
+		return 0;
+	if (size > total - off)
+		size = (size_t)(total - off);
+	size_t got = 0;
+	while (got < size) {
+		ssize_t r = pread(host_fd, buf + got, size - got,
+				  (off_t)(off + got));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -errno;
+		if (r == 0)
+			break;
+		got += (size_t)r;
+	}
+	if (got < size) {
+		log_error("%s: shorter than when it was listed (%" PRIu64
+			  " bytes, now ends at %" PRIu64 ")", n->u.host.path,
+			  total, off + got);
+		return -EIO;
+	}
+	return (ssize_t)got;
+}
+
 ssize_t tree_read(struct fs *fs, struct node *n, char *buf, size_t size,
 		  uint64_t off, int host_fd)
 {
 	if (n->type != NODE_FILE)
 		return -EISDIR;
-	if (n->file_kind == FILE_HOST) {
-		ssize_t r = pread(host_fd, buf, size, (off_t)off);
-		return r < 0 ? -errno : r;
-	}
+	if (n->file_kind == FILE_HOST)
+		return host_read(n, buf, size, off, host_fd);
 	if (n->file_kind == FILE_BLOB) {
 		ssize_t r = blob_read(&n->u.blob, buf, size, off);
 		if (r < 0) {

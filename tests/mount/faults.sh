@@ -244,4 +244,27 @@ check_eq "cut images: each refused cleanly or read without a crash, hang or wron
 check "cut images: some were refused ($refused) and some mounted ($mounted)" \
 	test "$refused" -gt 10 -a "$mounted" -gt 20
 
+
+# A folder source: a passed-through host file that shrinks under the mount
+# fails with EIO from the cut on, never as a short file; one that grows
+# still reads as long as it was listed.
+host=$work/hostdisc
+cp -r "$disc" "$host"
+mnt=$work/hostmnt
+log=$work/host.log
+check "mounts a folder of the disc's files" mount_fg "$host" "$mnt" "$log"
+size=$(stat -c %s "$mnt/OUTSIDE.BIN")
+check "the passed-through file lists at its size" test "$size" -gt 4096
+truncate -s $((size / 2)) "$host/OUTSIDE.BIN"
+check "shrunk host file: reading it fails" sh -c "! cat '$mnt/OUTSIDE.BIN' >/dev/null 2>'$work/host.err'"
+check "shrunk host file: with EIO" grep -q 'Input/output error' "$work/host.err"
+check_eq "shrunk host file: its first half still reads" \
+	"$(head -c $((size / 4)) "$disc/OUTSIDE.BIN" | cksum)" \
+	"$(head -c $((size / 4)) "$mnt/OUTSIDE.BIN" | cksum)"
+check "shrunk host file: the log says so" grep -q 'OUTSIDE.BIN: shorter than when it was listed' "$log"
+printf 'grown' >>"$host/SYSTEM.CNF"
+check "grown host file: reads as listed" cmp "$disc/SYSTEM.CNF" "$mnt/SYSTEM.CNF"
+check "shrunk host file: the daemon is alive" kill -0 "$fg_pid"
+check "shrunk host file: unmounts" unmount_fg "$mnt"
+
 done_testing
