@@ -108,17 +108,20 @@ struct iso_dir {
 	struct iso_image *img;
 	struct iso_entry entry;
 	const char *path;       /* "IMAGE/DATA": for messages and labels */
+	const struct iso_dir *parent;   /* NULL at the root */
 };
 
 static int populate_iso_dir(struct fs *fs, struct node *dir);
 
 static struct iso_dir *iso_dir_new(struct fs *fs, struct iso_image *img,
-				   const struct iso_entry *e, const char *path)
+				   const struct iso_entry *e, const char *path,
+				   const struct iso_dir *parent)
 {
 	struct iso_dir *d = fs_alloc(fs, sizeof *d);
 	if (!d)
 		return NULL;
 	d->img = img;
+	d->parent = parent;
 	d->entry = *e;
 	d->path = fs_strdup(fs, path);
 	return d->path ? d : NULL;
@@ -145,7 +148,16 @@ static void add_iso_entry(struct dir_builder *b, const struct iso_dir *parent,
 			     e->name) >= sizeof path)
 		return;
 	if (e->is_dir) {
-		struct iso_dir *d = iso_dir_new(b->fs, parent->img, e, path);
+		/* A record naming the extent of a folder it is inside would
+		 * make the tree endless: find and ls -R would never end. */
+		for (const struct iso_dir *up = parent; up; up = up->parent)
+			if (up->entry.lsn == e->lsn) {
+				log_error("%s: a folder record that points back "
+					  "at %s; left out", path, up->path);
+				return;
+			}
+		struct iso_dir *d = iso_dir_new(b->fs, parent->img, e, path,
+						parent);
 		if (!d) {
 			b->failed = true;
 			return;
@@ -221,7 +233,7 @@ static int open_iso_source(struct fs *fs, const char *path, time_t mtime,
 		return -EINVAL;
 	const struct iso_entry *root = iso_root(img);
 	char *abs = realpath(path, NULL);
-	struct iso_dir *d = iso_dir_new(fs, img, root, abs ? abs : path);
+	struct iso_dir *d = iso_dir_new(fs, img, root, abs ? abs : path, NULL);
 	free(abs);
 	/* A root without a recorded time takes the image's. */
 	fs->root = d ? node_new_dir(fs, "", root->mtime ? root->mtime : mtime,

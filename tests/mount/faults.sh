@@ -267,4 +267,60 @@ check "grown host file: reads as listed" cmp "$disc/SYSTEM.CNF" "$mnt/SYSTEM.CNF
 check "shrunk host file: the daemon is alive" kill -0 "$fg_pid"
 check "shrunk host file: unmounts" unmount_fg "$mnt"
 
+
+# An image whose folder records point back at a folder they are inside:
+# /LOOP/SELF names LOOP's own extent, /LOOP/UP the root's.  It mounts,
+# find and ls -R end, and the looping records are left out, logged.
+loopdisc=$work/loopdisc
+mkdir -p "$loopdisc/LOOP/SELF" "$loopdisc/LOOP/UP"
+cp "$disc/SYSTEM.CNF" "$loopdisc/LOOP/SELF/A.TXT"
+cp "$disc/SYSTEM.CNF" "$loopdisc/LOOP/UP/B.TXT"
+cp "$disc/SYSTEM.CNF" "$loopdisc/SYSTEM.CNF"
+genisoimage -quiet -iso-level 2 -V LOOP -o "$work/loop.iso" "$loopdisc"
+check "the looping image is patched" "$PY" - "$work/loop.iso" <<'PY'
+import struct, sys
+f = open(sys.argv[1], "r+b")
+def sector(n):
+    f.seek(n * 2048)
+    return f.read(2048)
+def records(lsn, size):
+    data = b"".join(sector(lsn + i) for i in range((size + 2047) // 2048))
+    pos = 0
+    while pos < len(data):
+        n = data[pos]
+        if n == 0:
+            pos = (pos // 2048 + 1) * 2048
+            continue
+        yield lsn * 2048 + pos, data[pos:pos + n]
+        pos += n
+def name(rec):
+    return rec[33:33 + rec[32]].split(b";")[0]
+def extent(rec):
+    return struct.unpack_from("<II", rec, 2)
+root_lsn, root_size = extent(sector(16)[156:190])
+loop = [r for _, r in records(root_lsn, root_size) if name(r) == b"LOOP"][0]
+loop_lsn, loop_size = extent(loop)
+done = 0
+for at, r in records(loop_lsn, loop_size):
+    target = {b"SELF": (loop_lsn, loop_size), b"UP": (root_lsn, root_size)}.get(name(r))
+    if target:
+        f.seek(at + 2)
+        f.write(struct.pack("<I", target[0]) + struct.pack(">I", target[0]) +
+                struct.pack("<I", target[1]) + struct.pack(">I", target[1]))
+        done += 1
+sys.exit(0 if done == 2 else 1)
+PY
+mnt=$work/loopmnt
+log=$work/loop.log
+check "the looping image mounts" mount_fg "$work/loop.iso" "$mnt" "$log"
+check "find over it ends" timeout 20 find "$mnt" -type f
+check "ls -R over it ends" timeout 20 ls -R "$mnt"
+check_eq "the looping records are left out, the rest is there" \
+	"LOOP SYSTEM.CNF" "$(ls "$mnt" | tr '\n' ' ' | sed 's/ $//')"
+check_eq "LOOP itself lists empty" "" "$(ls "$mnt/LOOP")"
+check "the log names both records" sh -c \
+	"grep -q 'LOOP/SELF: a folder record that points back at .*/LOOP; left out' '$log' &&
+	 grep -q 'LOOP/UP: a folder record that points back at .*loop.iso; left out' '$log'"
+check "the looping image unmounts" unmount_fg "$mnt"
+
 done_testing
