@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "decode/anime.h"
 #include "decode/cutscene.h"
 #include "util/bytes.h"
 #include "util/numfmt.h"
@@ -413,8 +414,33 @@ int cutscene_frames_text(const struct ccsf_scene *s, const uint8_t *data,
 	return out->failed ? -ENOMEM : 0;
 }
 
+/* A controller: its line as frames.txt writes a record's, then a line per
+ * field it carries; one that cannot be read ends with an error line. */
+static void controller_lines(struct strbuf *out, const struct ccsf_scene *s,
+			     int32_t frame, uint16_t kind, const uint8_t *p,
+			     size_t plen, object_name_fn object_name,
+			     void *ctx)
+{
+	struct anime_controller c;
+	char why[ANIME_WHY];
+	int rc = anime_controller_parse(kind, p, plen, &c, why, sizeof why);
+	sb_printf(out, "%" PRId32 " %s ", frame, c.kind_name ? c.kind_name
+		  : "controller");
+	if (plen >= 4)
+		put_object(out, s, rd_u32le(p), object_name, ctx);
+	else
+		sb_puts(out, "-");
+	if (plen >= 8)
+		sb_printf(out, " flags=0x%08" PRIx32, c.flags);
+	sb_puts(out, "\n");
+	anime_controller_text(&c, out);
+	if (rc < 0)
+		sb_printf(out, "  error: %s\n", why);
+}
+
 /* An Anime chunk holds frame records of its own after three words
- * (object, frames, words): the same lines as frames.txt. */
+ * (object, frames, words): the same lines as frames.txt, and its
+ * controllers decoded. */
 int cutscene_anime_text(const struct ccsf_scene *s, const uint8_t *data,
 			size_t len, uint32_t chunk, object_name_fn object_name,
 			void *ctx, struct strbuf *out)
@@ -450,8 +476,12 @@ int cutscene_anime_text(const struct ccsf_scene *s, const uint8_t *data,
 			frame = (int32_t)rd_u32le(rp);
 			in_frame = true;
 		}
-		record_line(out, s, in_frame, frame, kind, rp, (size_t)rlen,
-			    object_name, ctx);
+		if (anime_is_controller(kind))
+			controller_lines(out, s, frame, kind, rp, (size_t)rlen,
+					 object_name, ctx);
+		else
+			record_line(out, s, in_frame, frame, kind, rp,
+				    (size_t)rlen, object_name, ctx);
 		off += CCSF_CHUNK_HEADER + (size_t)rlen;
 	}
 	return out->failed ? -ENOMEM : 0;

@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: MIT */
+/* anime.c - controller records of the Anime chunk: layout and text. */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "decode/anime.h"
+#include "util/bytes.h"
+#include "util/numfmt.h"
+
+/* One field of a kind: its selector's first bit, its name, its value. */
+struct field_layout {
+	uint8_t bit;
+	uint8_t value;
+	const char *name;
+};
+
+struct controller_layout {
+	uint16_t kind;
+	const char *name;
+	unsigned count;
+	struct field_layout fields[ANIME_MAX_FIELDS];
+};
+
+/* doc/formats/anime.md, Controllers: selectors in bit order, which is
+ * also the order the present fields are packed in. */
+static const struct controller_layout layouts[] = {
+	{ 0x0102, "object-ctl", 4, {
+		{ 0, ANIME_VEC3, "position" }, { 3, ANIME_VEC3, "rotation" },
+		{ 6, ANIME_VEC3, "scale" }, { 9, ANIME_F32, "transparency" } } },
+	{ 0x0202, "material-ctl", 2, {
+		{ 0, ANIME_F32, "u" }, { 3, ANIME_F32, "v" } } },
+	{ 0x0603, "distantlight-ctl", 3, {
+		{ 3, ANIME_VEC3, "rotation" }, { 6, ANIME_COLOUR, "colour" },
+		{ 9, ANIME_F32, "intensity" } } },
+	{ 0x0605, "directlight-ctl", 8, {
+		{ 0, ANIME_VEC3, "position" }, { 3, ANIME_VEC3, "rotation" },
+		{ 6, ANIME_COLOUR, "colour" }, { 9, ANIME_F32, "intensity" },
+		{ 12, ANIME_F32, "beam-start" }, { 15, ANIME_F32, "beam-end" },
+		{ 18, ANIME_F32, "radius1" }, { 21, ANIME_F32, "radius2" } } },
+	{ 0x0609, "omnilight-ctl", 5, {
+		{ 0, ANIME_VEC3, "position" }, { 6, ANIME_COLOUR, "colour" },
+		{ 9, ANIME_F32, "intensity" }, { 12, ANIME_F32, "falloff-start" },
+		{ 15, ANIME_F32, "falloff-end" } } },
+};
+
+static const struct controller_layout *layout_of(uint16_t kind)
+{
+	for (size_t i = 0; i < sizeof layouts / sizeof layouts[0]; i++)
+		if (layouts[i].kind == kind)
+			return &layouts[i];
+	return NULL;
+}
+
+bool anime_is_controller(uint16_t kind)
+{
+	return layout_of(kind) != NULL;
+}
+
+size_t anime_value_size(uint8_t value)
+{
+	return value == ANIME_VEC3 ? 12 : 4;
+}
+
+/* Takes one field's bytes from the cursor as its selector says. */
+static int take_field(struct cursor *cur, unsigned sel, struct anime_field *f,
+		      char *why, size_t why_len)
+{
+	size_t vsize = anime_value_size(f->value);
+	f->mode = sel == 1 ? ANIME_CONSTANT : ANIME_KEYED;
+	if (sel == 1) {
+		f->data = cur_take(cur, vsize);
+	} else {
+		f->keys = cur_u32(cur);
+		uint64_t bytes = (uint64_t)f->keys * (4 + vsize);
+		f->data = !cur->bad && bytes <= cur_left(cur)
+			  ? cur_take(cur, (size_t)bytes) : NULL;
+		if (!f->data && !cur->bad) {
+			snprintf(why, why_len, "%s: %" PRIu32 " keys need %"
+				 PRIu64 " bytes, %zu left", f->name, f->keys,
+				 bytes, cur_left(cur));
+			return -EIO;
+		}
+	}
+	if (!f->data) {
+		snprintf(why, why_len, "%s: runs past the record", f->name);
+		return -EIO;
+	}
+	return 0;
+}
+
+int anime_controller_parse(uint16_t kind, const uint8_t *p, size_t len,
+			   struct anime_controller *c, char *why,
+			   size_t why_len)
+{
+	const struct controller_layout *l = layout_of(kind);
+	memset(c, 0, sizeof *c);
+	if (!l) {
+		snprintf(why, why_len, "kind 0x%04x has no known layout", kind);
+		return -EIO;
+	}
+	c->kind = kind;
+	c->kind_name = l->name;
+	struct cursor cur = cursor_make(p, len);
+	c->target = cur_u32(&cur);
+	c->flags = cur_u32(&cur);
+	if (cur.bad) {
+		snprintf(why, why_len, "%zu bytes, too short for its target "
+			 "and flags", len);
+		return -EIO;
+	}
+	for (unsigned i = 0; i < l->count; i++) {
+		unsigned sel = (c->flags >> l->fields[i].bit) & 7;
+		struct anime_field *f = &c->fields[c->field_count];
+		f->name = l->fields[i].name;
+		f->value = l->fields[i].value;
+		if (sel == 0)
+			continue;
+		if (sel > 2) {
+			snprintf(why, why_len, "%s: selector %u (only 0, 1 "
+				 "and 2 are known)", f->name, sel);
+			return -EIO;
+		}
+		int rc = take_field(&cur, sel, f, why, why_len);
+		if (rc < 0)
+			return rc;
+		c->field_count++;
+	}
+	return 0;
+}
+
+unsigned anime_field_value(const struct anime_field *f, uint32_t k,
+			   uint32_t *frame, float out[3])
+{
+	const uint8_t *v = f->data;
+	*frame = 0;
+	if (f->mode == ANIME_KEYED) {
+		v += (size_t)k * (4 + anime_value_size(f->value));
+		*frame = rd_u32le(v);
+		v += 4;
+	}
+	switch (f->value) {
+	case ANIME_VEC3:
+		for (unsigned i = 0; i < 3; i++)
+			out[i] = rd_f32le(v + 4 * i);
+		return 3;
+	case ANIME_COLOUR:
+		for (unsigned i = 0; i < 3; i++)
+			out[i] = (float)v[i] / 255.0f;
+		return 3;
+	default:
+		out[0] = rd_f32le(v);
+		return 1;
+	}
+}
+
+/* One value as the file has it: floats as %.9g gives them, a colour as
+ * its three bytes. */
+static void put_value(struct strbuf *out, const struct anime_field *f,
+		      uint32_t k)
+{
+	const uint8_t *v = f->data;
+	if (f->mode == ANIME_KEYED)
+		v += (size_t)k * (4 + anime_value_size(f->value)) + 4;
+	if (f->value == ANIME_COLOUR) {
+		sb_printf(out, "%u %u %u", v[0], v[1], v[2]);
+		return;
+	}
+	unsigned n = f->value == ANIME_VEC3 ? 3 : 1;
+	for (unsigned i = 0; i < n; i++) {
+		if (i)
+			sb_puts(out, " ");
+		sb_put_float(out, rd_f32le(v + 4 * i));
+	}
+}
+
+void anime_controller_text(const struct anime_controller *c,
+			   struct strbuf *out)
+{
+	for (unsigned i = 0; i < c->field_count; i++) {
+		const struct anime_field *f = &c->fields[i];
+		if (f->mode == ANIME_CONSTANT) {
+			sb_printf(out, "  %s: constant ", f->name);
+			put_value(out, f, 0);
+			sb_puts(out, "\n");
+			continue;
+		}
+		sb_printf(out, "  %s: keyed %" PRIu32 "\n", f->name, f->keys);
+		for (uint32_t k = 0; k < f->keys; k++) {
+			uint32_t frame = rd_u32le(f->data + (size_t)k *
+					(4 + anime_value_size(f->value)));
+			sb_printf(out, "    %" PRIu32 ": ", frame);
+			put_value(out, f, k);
+			sb_puts(out, "\n");
+		}
+	}
+}

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: MIT */
+/* anime.h - the controllers of an Anime chunk (doc/formats/anime.md).
+ *
+ * A controller record drives one object, material or light for a whole
+ * clip: after its target and a flags word, each field is absent (it keeps
+ * its default), constant (its values follow) or keyed (a count, then that
+ * many frame-and-values keys), chosen by a 3-bit selector in the flags and
+ * packed in selector order.  Parsing only points into the record, so a
+ * pose or an animation reads the values where they lie.
+ */
+#ifndef CCSFS_ANIME_H
+#define CCSFS_ANIME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/strbuf.h"
+
+#define ANIME_MAX_FIELDS 8
+#define ANIME_WHY 120
+
+enum anime_mode { ANIME_ABSENT, ANIME_CONSTANT, ANIME_KEYED };
+/* What one value of a field is: floats, or a u32 colour (R low byte). */
+enum anime_value { ANIME_F32, ANIME_VEC3, ANIME_COLOUR };
+
+struct anime_field {
+	const char *name;
+	uint8_t value;          /* enum anime_value */
+	uint8_t mode;           /* enum anime_mode */
+	uint32_t keys;          /* keyed: how many */
+	const uint8_t *data;    /* constant: the value; keyed: the keys */
+};
+
+struct anime_controller {
+	uint16_t kind;
+	const char *kind_name;  /* "object-ctl", ... */
+	uint32_t target;        /* the object (or MAT_) it drives */
+	uint32_t flags;
+	unsigned field_count;
+	struct anime_field fields[ANIME_MAX_FIELDS];
+};
+
+/* Whether records of this kind are controllers with a known layout. */
+bool anime_is_controller(uint16_t kind);
+
+/* Bytes one value of a field takes. */
+size_t anime_value_size(uint8_t value);
+
+/* Reads a controller record's payload.  0, or -EIO with why set when a
+ * selector is 3 to 7 or a field runs past the record (sizes are the
+ * file's word, never trusted). */
+int anime_controller_parse(uint16_t kind, const uint8_t *p, size_t len,
+			   struct anime_controller *c, char *why,
+			   size_t why_len);
+
+/* The field's value at key k (0 for a constant one) and that key's frame
+ * (0 for a constant one), as floats: a colour gives r, g, b in 0..1.
+ * out holds 3 floats; returns how many it wrote. */
+unsigned anime_field_value(const struct anime_field *f, uint32_t k,
+			   uint32_t *frame, float out[3]);
+
+/* The field lines of a parsed controller: each present field, named with
+ * its mode, then its value or its keys as `frame: values`. */
+void anime_controller_text(const struct anime_controller *c,
+			   struct strbuf *out);
+
+#endif
