@@ -32,7 +32,7 @@ TARGETS="archive gzip iso ccsf chunk_text texture model"
 # nothing above it.
 LIBSRC=$(cd "$SRCDIR/src" && ls util/*.c io/*.c archive/*.c ccsf/*.c decode/*.c | sed 's/\.c$//')
 CPPFLAGS="-D_GNU_SOURCE -I$BUILDDIR -I$SRCDIR/src -I$SRCDIR/fuzz"
-PKGS="libpng zlib libiso9660"
+PKGS="libpng zlib libiso9660 libelf"
 # gzip.c inflates with libdeflate when configure found it.
 if grep -q '^#define HAVE_LIBDEFLATE 1' "$BUILDDIR/config.h" 2>/dev/null; then
 	PKGS="$PKGS libdeflate"

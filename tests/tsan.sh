@@ -28,7 +28,7 @@ export STRESS_SECONDS=${STRESS_SECONDS:-60}
 [ -f "$BUILDDIR/config.h" ] || { echo "tsan.sh: no config.h in $BUILDDIR: run configure" >&2; exit 2; }
 [ -x "$BUILDDIR/tests/gen/ccsgen" ] || { echo "tsan.sh: build first (make)" >&2; exit 2; }
 
-PKGS="fuse3 libpng zlib libiso9660"
+PKGS="fuse3 libpng zlib libiso9660 libelf"
 grep -q '^#define HAVE_LIBDEFLATE 1' "$BUILDDIR/config.h" && PKGS="$PKGS libdeflate"
 CFLAGS="-std=c11 -g -O1 -fno-omit-frame-pointer -fsanitize=thread -pthread"
 CPPFLAGS="-D_GNU_SOURCE -I$BUILDDIR -I$SRCDIR/src $(pkg-config --cflags $PKGS)"
