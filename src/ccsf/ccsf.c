@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ccsf/ccsf.h"
+#include "ccsf/layout.h"
 #include "util/bytes.h"
 
 enum kind_flags {
@@ -102,120 +103,48 @@ static size_t length_from_size(const uint8_t *p, size_t len, const char **why)
 	return (size_t)n;
 }
 
-/* Skips n records of `size` bytes, failing cleanly on a lying count. */
-static void skip_records(struct cursor *c, uint64_t n, uint64_t size)
-{
-	if (size && n > cur_left(c) / size)
-		c->bad = true;
-	else
-		(void)cur_take(c, (size_t)(n * size));
-}
-
+/* The walk's rule for the two kinds whose size field lies: the length is
+ * where their last level or mmat ends (layout.c places them). */
 static size_t texture_length(const uint8_t *p, size_t len, uint16_t version,
 			     const char **why)
 {
-	struct cursor c = cursor_make(p, len);
-	(void)cur_take(&c, CCSF_CHUNK_HEADER + 8);  /* texture, clut */
-	if (version >= 0x92)
-		(void)cur_u32(&c);                   /* blt_group */
-	(void)cur_u8(&c);                            /* flag */
-	(void)cur_u8(&c);                            /* psm */
-	unsigned mipmap = 0;
-	if (version >= 0x90) {
-		mipmap = cur_u8(&c);
-		(void)cur_take(&c, 3);               /* aref, tw, th */
+	struct ccsf_texture t;
+	struct ccsf_level lv;
+	uint64_t at = 0;
+	bool bad = ccsf_texture_head(p, len, version, &t) != 0;
+	if (!bad)
+		at = t.first_level;
+	for (unsigned level = 0; level < t.levels && !bad; level++) {
+		bad = ccsf_level_describe(p, len, at, &lv) != 0;
+		at = lv.end;
 	}
-	cur_align4(&c);
-	for (unsigned level = 0; level <= mipmap && !c.bad; level++) {
-		(void)cur_take(&c, 4);               /* buf_x, buf_y */
-		skip_records(&c, cur_u32(&c), 4);
-	}
-	if (c.bad) {
+	if (bad) {
 		*why = "its levels run past the end of the file";
 		return 0;
 	}
-	return c.pos;
-}
-
-/* Bytes of s16[3] positions padded to 4. */
-static uint64_t positions_bytes(uint64_t n)
-{
-	return (n * 6 + 3) & ~(uint64_t)3;
-}
-
-static void skip_rigid_mmat(struct cursor *c, unsigned mtype)
-{
-	(void)cur_u32(c);                            /* name */
-	(void)cur_u32(c);                            /* material */
-	uint64_t n = cur_u32(c);
-	skip_records(c, 1, positions_bytes(n));
-	unsigned arrays = !(mtype & 0x40) + !(mtype & 0x200) + !(mtype & 0x400);
-	skip_records(c, n, 4 * (uint64_t)arrays);
-}
-
-static void skip_bone_mmat(struct cursor *c)
-{
-	(void)cur_u32(c);                            /* material */
-	uint64_t n = cur_u32(c);
-	uint64_t offsets = cur_u32(c);
-	if (offsets == 0) {
-		(void)cur_u32(c);                    /* node slot */
-		skip_records(c, 1, positions_bytes(n));
-		skip_records(c, n, 8);               /* normal, st */
-		return;
-	}
-	uint64_t vertices = 0;
-	for (uint64_t i = 0; i < offsets && !c->bad; i++) {
-		const uint8_t *e = cur_take(c, 8);
-		if (e && (rd_u16le(e + 6) & 0x200))
-			vertices++;
-	}
-	skip_records(c, offsets, 4);                 /* normals */
-	skip_records(c, vertices, 4);                /* st */
-}
-
-static void skip_shadow_mmat(struct cursor *c)
-{
-	int32_t vnum = cur_s32(c);
-	int32_t inum = cur_s32(c);
-	if (vnum < 0 || inum < 0) {
-		c->bad = true;
-		return;
-	}
-	if (vnum == 0)
-		return;
-	skip_records(c, 1, positions_bytes((uint64_t)vnum));
-	skip_records(c, (uint64_t)inum / 3, 12);
+	return (size_t)at;
 }
 
 static size_t model_length(const uint8_t *p, size_t len, uint16_t version,
 			   const char **why)
 {
-	struct cursor c = cursor_make(p, len);
-	(void)cur_take(&c, CCSF_CHUNK_HEADER + 8);  /* model, vertexScale */
-	unsigned mtype = cur_u16(&c);
-	unsigned mmats = cur_u16(&c);
-	(void)cur_take(&c, 5);                      /* flag, zoffs, unknown */
-	cur_align4(&c);
-	if (version < 0x100)
-		mtype &= 0xff;
-	if (mmats && (mtype & 2)) {
+	struct ccsf_model m;
+	int rc = ccsf_model_head(p, len, version, &m);
+	if (ccsf_model_layout_unknown(m.mtype, m.mmats)) {
 		*why = "its mtype has bit 2, a layout no file uses";
 		return 0;
 	}
-	for (unsigned i = 0; i < mmats && !c.bad; i++) {
-		if (mtype & 4)
-			skip_bone_mmat(&c);
-		else if (mtype & 8)
-			skip_shadow_mmat(&c);
-		else
-			skip_rigid_mmat(&c, mtype);
-	}
-	if (c.bad) {
+	struct ccsf_mmat_iter it;
+	struct ccsf_mmat mm;
+	ccsf_mmat_begin(&it, p, len, &m);
+	int more = rc ? -EIO : 1;
+	while (more == 1)
+		more = ccsf_mmat_next(&it, &mm);
+	if (more) {
 		*why = "its vertices run past the end of the file";
 		return 0;
 	}
-	return c.pos;
+	return (size_t)it.pos;
 }
 
 size_t ccsf_chunk_length(const uint8_t *p, size_t len, uint16_t version,

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "ccsf/ccsf.h"
+#include "ccsf/layout.h"
 #include "decode/chunk_text.h"
 #include "util/bytes.h"
 #include "util/names.h"
@@ -45,7 +46,7 @@ static const uint8_t type_size[] = {
 
 /* Values a tail needs from the fixed fields (counts, flags). */
 enum saved {
-	SV_NONE, SV_COUNT, SV_COUNT2, SV_FLAG, SV_MIPMAP, SV_SCALE, SV_MTYPE,
+	SV_NONE, SV_COUNT, SV_COUNT2, SV_FLAG, SV_SCALE, SV_MTYPE,
 	SV_VERTICES, SV_OFFSETS, SV_MAX
 };
 
@@ -330,8 +331,11 @@ static void texture_tail(struct dec *d)
 		F(FT_U16, "buf_x"), F(FT_U16, "buf_y"),
 		FS(FT_U32, "count", SV_COUNT), END
 	};
-	/* Files before 0x90 have no mipmap byte: one level. */
-	uint32_t levels = d->saved[SV_MIPMAP] + 1;
+	/* How many levels is the layout's (one before version 0x90); the
+	 * fields before them were read above, so the head fits. */
+	struct ccsf_texture t;
+	(void)ccsf_texture_head(d->cur.p, d->cur.len, d->version, &t);
+	uint32_t levels = t.levels;
 	char what[32];
 	for (uint32_t i = 0; i < levels && !d->stopped; i++) {
 		if (!record_line(d, "level", i, level))
@@ -467,24 +471,15 @@ struct body_array {
 	struct cursor cur;      /* reads this array's elements in order */
 };
 
-/* Places the arrays after the cursor (an array of s16[3] positions is
- * padded to 4) and returns where the body ends. */
-static uint64_t place_arrays(struct dec *d, struct body_array *a, size_t n)
+/* Takes one array where the layout placed it (ccsf/layout.c). */
+static void set_array(struct dec *d, struct body_array *a,
+		      const struct ccsf_array *l, const char *what)
 {
-	uint64_t pos = d->cur.pos;
-	for (size_t i = 0; i < n; i++) {
-		a[i].start = pos;
-		uint64_t left = pos < d->cur.len ? d->cur.len - pos : 0;
-		uint64_t fit = a[i].elem ? left / a[i].elem : a[i].count;
-		a[i].avail = fit < a[i].count ? fit : a[i].count;
-		a[i].cur = cursor_make(d->cur.p, d->cur.len);
-		a[i].cur.pos = (size_t)(pos < d->cur.len ? pos : d->cur.len);
-		/* count <= 2^32 and elem <= 12: no overflow in 64 bits */
-		pos += a[i].count * a[i].elem;
-		if (a[i].elem == 6)
-			pos += align4_pad((size_t)(pos & 3));
-	}
-	return pos;
+	*a = (struct body_array){ .what = what, .start = l->at,
+		.count = l->count, .elem = l->elem };
+	a->avail = ccsf_array_fit(l, d->cur.len);
+	a->cur = cursor_make(d->cur.p, d->cur.len);
+	a->cur.pos = (size_t)(l->at < d->cur.len ? l->at : d->cur.len);
 }
 
 static uint64_t fewest_available(const struct body_array *a, size_t n)
@@ -559,83 +554,54 @@ static void put_st(struct dec *d, struct cursor *c)
 	sb_printf(d->out, " st %u %u", s, cur_u16(c));
 }
 
-enum { A_POSITION, A_NORMAL, A_COLOUR, A_ST, A_COUNT };
-
 /* Rigid and bone bodies: parallel arrays, one line a vertex. */
-static void vertex_body(struct dec *d, const bool present[A_COUNT])
+static void vertex_body(struct dec *d, const struct ccsf_mmat *mm)
 {
-	static const struct { const char *what; unsigned elem; } kinds[] = {
-		[A_POSITION] = { "positions", 6 },
-		[A_NORMAL] = { "normals", 4 },
-		[A_COLOUR] = { "colours", 4 },
-		[A_ST] = { "st", 4 },
+	static const struct {
+		enum ccsf_array_kind kind;
+		const char *what;
+		void (*put)(struct dec *, struct cursor *);
+	} columns[] = {
+		{ CCSF_A_POSITION, "positions", put_position },
+		{ CCSF_A_NORMAL, "normals", put_normal },
+		{ CCSF_A_COLOUR, "colours", put_colour },
+		{ CCSF_A_ST, "st", put_st },
 	};
-	struct body_array a[A_COUNT];
-	int slot[A_COUNT];
+	struct body_array a[4];
+	void (*put[4])(struct dec *, struct cursor *);
 	size_t n = 0;
-	for (int k = 0; k < A_COUNT; k++) {
-		slot[k] = -1;
-		if (!present[k])
+	for (size_t k = 0; k < 4; k++) {
+		const struct ccsf_array *l = &mm->array[columns[k].kind];
+		if (!l->elem)
 			continue;
-		slot[k] = (int)n;
-		a[n] = (struct body_array){ .what = kinds[k].what,
-			.elem = kinds[k].elem, .count = d->saved[SV_VERTICES] };
-		n++;
+		set_array(d, &a[n], l, columns[k].what);
+		put[n++] = columns[k].put;
 	}
-	uint64_t end = place_arrays(d, a, n);
 	uint64_t shown = fewest_available(a, n);
-	static void (*const put[A_COUNT])(struct dec *, struct cursor *) = {
-		put_position, put_normal, put_colour, put_st,
-	};
 	for (uint64_t v = 0; v < shown; v++) {
 		sb_printf(d->out, "%svertex %" PRIu64 ":", d->prefix, v);
-		for (int k = 0; k < A_COUNT; k++)
-			if (slot[k] >= 0)
-				put[k](d, &a[slot[k]].cur);
+		for (size_t i = 0; i < n; i++)
+			put[i](d, &a[i].cur);
 		sb_puts(d->out, "\n");
 	}
-	finish_body(d, a, n, end);
+	finish_body(d, a, n, mm->end);
 }
 
-static void rigid_body(struct dec *d, unsigned mtype)
-{
-	bool present[A_COUNT] = {
-		[A_POSITION] = true,
-		[A_NORMAL] = !(mtype & 0x40),
-		[A_COLOUR] = !(mtype & 0x200),
-		[A_ST] = !(mtype & 0x400),
-	};
-	vertex_body(d, present);
-}
-
-static void bone_body(struct dec *d)
+static void bone_body(struct dec *d, const struct ccsf_mmat *mm)
 {
 	static const struct field node[] = { F(FT_U32, "node"), END };
-	static const bool present[A_COUNT] = {
-		[A_POSITION] = true, [A_NORMAL] = true, [A_ST] = true,
-	};
 	if (field_lines(d, node))
-		vertex_body(d, present);
+		vertex_body(d, mm);
 }
 
 /* Skin: weighted entries; a vertex ends at an entry with bit 9, and only
  * such entries have an ST. */
-static void skin_body(struct dec *d)
+static void skin_body(struct dec *d, const struct ccsf_mmat *mm)
 {
-	struct body_array a[3] = {
-		{ .what = "entries", .elem = 8, .count = d->saved[SV_OFFSETS] },
-		{ .what = "normals", .elem = 4, .count = d->saved[SV_OFFSETS] },
-		{ .what = "st", .elem = 4 },
-	};
-	(void)place_arrays(d, a, 2);
-	if (a[0].avail == a[0].count) {
-		struct cursor c = a[0].cur;
-		for (uint64_t i = 0; i < a[0].count; i++) {
-			(void)cur_take(&c, 6);
-			a[2].count += (cur_u16(&c) >> 9) & 1;
-		}
-	}
-	uint64_t end = place_arrays(d, a, 3);
+	struct body_array a[3];
+	set_array(d, &a[0], &mm->array[CCSF_A_ENTRY], "entries");
+	set_array(d, &a[1], &mm->array[CCSF_A_NORMAL], "normals");
+	set_array(d, &a[2], &mm->array[CCSF_A_ST], "st");
 	uint64_t shown = fewest_available(a, 2);
 	uint64_t vertex = 0;
 	for (uint64_t e = 0; e < shown; e++) {
@@ -657,10 +623,12 @@ static void skin_body(struct dec *d)
 		}
 		sb_puts(d->out, "\n");
 	}
-	finish_body(d, a, 3, end);
+	finish_body(d, a, 3, mm->end);
 }
 
-static void shadow_body(struct dec *d)
+/* Shadow: its counts are its header words, shown before the layout is
+ * asked (which refuses negative ones). */
+static void shadow_body(struct dec *d, unsigned mtype, uint64_t at)
 {
 	static const struct field counts[] = {
 		FS(FT_S32, "vertices", SV_VERTICES),
@@ -668,19 +636,18 @@ static void shadow_body(struct dec *d)
 	};
 	if (!field_lines(d, counts))
 		return;
-	int32_t vnum = (int32_t)d->saved[SV_VERTICES];
-	int32_t inum = (int32_t)d->saved[SV_OFFSETS];
-	if (vnum < 0 || inum < 0) {
+	struct ccsf_mmat mm;
+	(void)ccsf_mmat_describe(d->cur.p, d->cur.len, (uint16_t)mtype, at,
+				 &mm);
+	if (mm.fault == CCSF_MMAT_NEGATIVE) {
 		stop_because(d, "a negative count");
 		return;
 	}
-	if (vnum == 0)
+	if (mm.vnum == 0)
 		return;
-	struct body_array a[2] = {
-		{ .what = "positions", .elem = 6, .count = (uint64_t)vnum },
-		{ .what = "triangles", .elem = 12, .count = (uint64_t)inum / 3 },
-	};
-	uint64_t end = place_arrays(d, a, 2);
+	struct body_array a[2];
+	set_array(d, &a[0], &mm.array[CCSF_A_POSITION], "positions");
+	set_array(d, &a[1], &mm.array[CCSF_A_TRIANGLE], "triangles");
 	for (uint64_t v = 0; v < a[0].avail; v++) {
 		sb_printf(d->out, "%svertex %" PRIu64 ":", d->prefix, v);
 		put_position(d, &a[0].cur);
@@ -692,11 +659,10 @@ static void shadow_body(struct dec *d)
 			sb_printf(d->out, " %" PRId32, cur_s32(&a[1].cur));
 		sb_puts(d->out, "\n");
 	}
-	finish_body(d, a, 2, end);
+	finish_body(d, a, 2, mm.end);
 }
 
-/* Header words per mmat, by mtype (FORMATS.md), in the order ccsf.c's
- * walk tests the bits. */
+/* Header words per mmat kind (FORMATS.md); a shadow's are its counts. */
 static const struct field mmat_words_bone[] = {
 	F(FT_OBJ, "material"), FS(FT_U32, "vertices", SV_VERTICES),
 	FS(FT_U32, "offsets", SV_OFFSETS), END
@@ -710,42 +676,37 @@ static const struct field mmat_words_none[] = { END };
 static void model_mmat(struct dec *d, unsigned mtype, uint32_t i)
 {
 	snprintf(d->prefix, sizeof d->prefix, "mmat %" PRIu32 " ", i);
-	const char *layout;
-	const struct field *words;
-	if (mtype & 4) {
-		words = mmat_words_bone;
-		layout = "bone";
-	} else if (mtype & 8) {
-		words = mmat_words_none;
-		layout = "shadow";
-	} else {
-		words = mmat_words_rigid;
-		layout = "rigid";
-	}
+	uint64_t at = d->cur.pos;
+	enum ccsf_mmat_kind kind = ccsf_mmat_kind_of((uint16_t)mtype, 0);
+	const struct field *words = kind == CCSF_MMAT_BONE ? mmat_words_bone :
+		kind == CCSF_MMAT_SHADOW ? mmat_words_none : mmat_words_rigid;
 	if (!field_lines(d, words))
 		return;
-	if (mtype & 4 && d->saved[SV_OFFSETS])
-		layout = "skin";
-	sb_printf(d->out, "%slayout: %s\n", d->prefix, layout);
-	if (mtype & 4) {
-		if (d->saved[SV_OFFSETS])
-			skin_body(d);
-		else
-			bone_body(d);
-	} else if (mtype & 8) {
-		shadow_body(d);
-	} else {
-		rigid_body(d, mtype);
+	if (kind == CCSF_MMAT_BONE)
+		kind = ccsf_mmat_kind_of((uint16_t)mtype, d->saved[SV_OFFSETS]);
+	sb_printf(d->out, "%slayout: %s\n", d->prefix,
+		  ccsf_mmat_kind_name(kind));
+	if (kind == CCSF_MMAT_SHADOW) {
+		shadow_body(d, mtype, at);
+		return;
 	}
+	struct ccsf_mmat mm;
+	(void)ccsf_mmat_describe(d->cur.p, d->cur.len, (uint16_t)mtype, at,
+				 &mm);
+	if (kind == CCSF_MMAT_SKIN)
+		skin_body(d, &mm);
+	else if (kind == CCSF_MMAT_BONE)
+		bone_body(d, &mm);
+	else
+		vertex_body(d, &mm);
 }
 
 static void model_tail(struct dec *d)
 {
-	unsigned mtype = d->saved[SV_MTYPE];
-	if (d->version < 0x100)
-		mtype &= 0xff;
+	unsigned mtype = ccsf_model_mtype((uint16_t)d->saved[SV_MTYPE],
+					  d->version);
 	uint32_t mmats = d->saved[SV_COUNT];
-	if (mmats && (mtype & 2)) {
+	if (ccsf_model_layout_unknown((uint16_t)mtype, mmats)) {
 		/* The game's rigid decoder crashes on it; no file has it. */
 		stop_because(d, "mtype bit 0x02: a layout no file uses");
 		return;
@@ -780,7 +741,7 @@ static const struct field texture_fields[] = {
 	F(FT_OBJ, "texture"), F(FT_OBJ, "clut"),
 	FV(FT_OBJ, "blt_group", 0x92),
 	F(FT_HEX8, "flag"), F(FT_HEX8, "psm"),
-	FVS(FT_U8, "mipmap", 0x90, SV_MIPMAP), FV(FT_U8, "aref", 0x90),
+	FV(FT_U8, "mipmap", 0x90), FV(FT_U8, "aref", 0x90),
 	FV(FT_U8, "tw", 0x90), FV(FT_U8, "th", 0x90), PAD, END
 };
 static const struct field clut_fields[] = {

@@ -27,8 +27,8 @@
 
 #include "util/strbuf.h"
 
-/* What model.c needs from the scene, so it knows nothing of the tree.
- * Any callback may be NULL (treated as "not found"). */
+/* What the model writers need from the scene, so they know nothing of
+ * the tree.  Any callback may be NULL (treated as "not found"). */
 struct model_env {
 	void *ctx;
 	/* The object's name in UTF-8, as the tree shows it, or NULL when the

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: MIT */
+/* model_fmt.h - OBJ and MTL text pieces shared by the model writers. */
+#ifndef CCSFS_MODEL_FMT_H
+#define CCSFS_MODEL_FMT_H
+
+#include <stdint.h>
+
+#include "decode/model.h"
+#include "util/strbuf.h"
+
+/* Room one formatted number may take (see obj_put_float7). */
+#define OBJ_NUMBER_ROOM 24
+/* Every vertex and face line fits in this; names go through sb_puts. */
+#define OBJ_LINE_ROOM 192
+
+/* v / 2^shift, exactly, shift at most 8, without trailing zeros. */
+char *obj_put_dyadic(char *o, int32_t v, unsigned shift);
+/* A float to 7 significant digits, trailing zeros dropped; at most 17
+ * bytes. */
+char *obj_put_float7(char *o, float f);
+
+/* A line is reserved, written in place, then closed with its newline. */
+char *obj_line_start(struct strbuf *sb);
+void obj_line_done(struct strbuf *sb, char *start, char *end);
+
+/* A name as an OBJ/MTL token (whitespace and control bytes as '_'). */
+void obj_put_name(struct strbuf *sb, const char *name);
+/* env->object_name, or NULL without one. */
+const char *obj_env_name(const struct model_env *env, uint32_t i);
+
+#endif

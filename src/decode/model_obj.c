@@ -1,0 +1,246 @@
+/* SPDX-License-Identifier: MIT */
+/* model_obj.c - a decoded model mesh as Wavefront OBJ (model.h). */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ccsf/layout.h"
+#include "decode/model.h"
+#include "decode/model_fmt.h"
+#include "decode/model_mtl.h"
+#include "util/numfmt.h"
+
+struct writer {
+	const struct model_mesh *m;
+	const struct model_env *env;
+	struct strbuf *obj;
+	struct material_set mats;
+	uint32_t vt_count, vn_count;    /* written so far (v = vertices) */
+};
+
+static void put_v(struct strbuf *sb, const struct model_vertex *v,
+		  bool colour)
+{
+	char *s = obj_line_start(sb);
+	if (!s)
+		return;
+	char *o = s;
+	*o++ = 'v';
+	for (int i = 0; i < 3; i++) {
+		*o++ = ' ';
+		o = obj_put_float7(o, v->pos[i]);
+	}
+	for (int i = 0; colour && i < 3; i++) {
+		*o++ = ' ';
+		o = obj_put_dyadic(o, v->colour[i], 7);     /* c / 128 */
+	}
+	obj_line_done(sb, s, o);
+}
+
+static void put_vt(struct strbuf *sb, const struct model_vertex *v)
+{
+	char *s = obj_line_start(sb);
+	if (!s)
+		return;
+	char *o = s;
+	*o++ = 'v';
+	*o++ = 't';
+	for (int i = 0; i < 2; i++) {
+		*o++ = ' ';
+		o = obj_put_dyadic(o, v->st[i], 8);         /* / 256 */
+	}
+	obj_line_done(sb, s, o);
+}
+
+static void put_vn(struct strbuf *sb, const struct model_vertex *v)
+{
+	char *s = obj_line_start(sb);
+	if (!s)
+		return;
+	char *o = s;
+	*o++ = 'v';
+	*o++ = 'n';
+	for (int i = 0; i < 3; i++) {
+		*o++ = ' ';
+		o = obj_put_dyadic(o, v->normal[i], 6);     /* / 64 */
+	}
+	obj_line_done(sb, s, o);
+}
+
+/* `f a/b/c ...` in the form the mmat's arrays allow. */
+static void put_f(struct writer *w, const struct model_mmat *mm,
+		  const uint32_t f[3], uint32_t vt_base, uint32_t vn_base)
+{
+	char *s = obj_line_start(w->obj);
+	if (!s)
+		return;
+	char *o = s;
+	*o++ = 'f';
+	for (int k = 0; k < 3; k++) {
+		*o++ = ' ';
+		o = numfmt_uint(o, (uint64_t)f[k] + 1);
+		uint32_t local = f[k] - mm->first_vertex;
+		if (mm->has_st || mm->has_normal)
+			*o++ = '/';
+		if (mm->has_st)
+			o = numfmt_uint(o, (uint64_t)vt_base + local + 1);
+		if (mm->has_normal) {
+			*o++ = '/';
+			o = numfmt_uint(o, (uint64_t)vn_base + local + 1);
+		}
+	}
+	obj_line_done(w->obj, s, o);
+}
+
+/* The node slot a bone or skin face is grouped under: that of the vertex
+ * that completes it. */
+static uint32_t face_node(const struct model_mesh *m, const uint32_t f[3])
+{
+	return m->vertices[f[2]].node;
+}
+
+static void put_group(struct writer *w, const char *name, uint32_t node)
+{
+	sb_puts(w->obj, "g ");
+	obj_put_name(w->obj, name);
+	sb_printf(w->obj, "_node%" PRIu32 "\n", node);
+}
+
+/* Bone and skin faces, one group per clump node slot (skin slots are 6
+ * bits, a bone's node word may be anything, so each slot is found by
+ * scanning: a mmat has few). */
+static void put_node_faces(struct writer *w, const struct model_mmat *mm,
+			   const char *name, uint32_t vt_base,
+			   uint32_t vn_base)
+{
+	const struct model_mesh *m = w->m;
+	const uint32_t (*faces)[3] = (const uint32_t (*)[3])m->faces +
+				     mm->first_face;
+	uint64_t done = 0;      /* skin: slots written, bit per slot */
+	for (uint32_t i = 0; i < mm->face_count; i++) {
+		uint32_t node = face_node(m, faces[i]);
+		if (mm->layout == MODEL_BONE ? i > 0 : (done >> node) & 1)
+			continue;
+		done |= mm->layout == MODEL_SKIN ? 1ull << node : 0;
+		put_group(w, name, node);
+		for (uint32_t j = i; j < mm->face_count; j++)
+			if (face_node(m, faces[j]) == node)
+				put_f(w, mm, faces[j], vt_base, vn_base);
+	}
+}
+
+/* `o` and `usemtl` for a mmat; returns its name. */
+static const char *put_mmat_head(struct writer *w,
+				 const struct model_mmat *mm, uint32_t index,
+				 char *fallback, size_t fallback_len)
+{
+	const char *name = mm->layout == MODEL_RIGID && mm->name ?
+		obj_env_name(w->env, mm->name) : NULL;
+	snprintf(fallback, fallback_len, "mmat%" PRIu32, index);
+	if (!name || !*name) {
+		if (mm->layout == MODEL_RIGID && mm->name)
+			sb_printf(w->obj, "# left out: the name of mmat %"
+				  PRIu32 ": object %" PRIu32 " is unknown\n",
+				  index, mm->name);
+		name = fallback;
+	}
+	sb_puts(w->obj, "o ");
+	obj_put_name(w->obj, name);
+	sb_puts(w->obj, "\n");
+	if (mm->layout == MODEL_SHADOW || !mm->material)
+		return name;
+	const struct material_use *u = mtl_use(&w->mats, w->env,
+						    mm->material);
+	if (u->name) {
+		sb_puts(w->obj, "usemtl ");
+		obj_put_name(w->obj, u->name);
+		sb_puts(w->obj, "\n");
+	} else {
+		sb_printf(w->obj, "# left out: usemtl: material %" PRIu32
+			  " of mmat %" PRIu32 " %s\n", mm->material, index,
+			  u->why);
+	}
+	return name;
+}
+
+static void put_mmat(struct writer *w, const struct model_mmat *mm,
+		     uint32_t index)
+{
+	const struct model_mesh *m = w->m;
+	char fallback[24];
+	const char *name = put_mmat_head(w, mm, index, fallback,
+					 sizeof fallback);
+	const struct model_vertex *v = m->vertices + mm->first_vertex;
+	for (uint32_t i = 0; i < mm->vertex_count; i++)
+		put_v(w->obj, &v[i], mm->has_colour);
+	for (uint32_t i = 0; mm->has_st && i < mm->vertex_count; i++)
+		put_vt(w->obj, &v[i]);
+	for (uint32_t i = 0; mm->has_normal && i < mm->vertex_count; i++)
+		put_vn(w->obj, &v[i]);
+	uint32_t vt_base = w->vt_count, vn_base = w->vn_count;
+	w->vt_count += mm->has_st ? mm->vertex_count : 0;
+	w->vn_count += mm->has_normal ? mm->vertex_count : 0;
+	if (mm->layout == MODEL_BONE || mm->layout == MODEL_SKIN) {
+		put_node_faces(w, mm, name, vt_base, vn_base);
+	} else {
+		for (uint32_t i = 0; i < mm->face_count; i++)
+			put_f(w, mm, m->faces[mm->first_face + i], vt_base,
+			      vn_base);
+	}
+	if (mm->note_len)       /* notes.data is NULL until a note */
+		sb_append(w->obj, m->notes.data + mm->note_start,
+			  mm->note_len);
+}
+
+static void put_obj_head(struct writer *w)
+{
+	const struct model_mesh *m = w->m;
+	const char *name = obj_env_name(w->env, m->object);
+	char scale[OBJ_NUMBER_ROOM];
+	char *e = obj_put_float7(scale + 1, m->vertex_scale);
+	*e = '\0';
+	sb_puts(w->obj, "# model ");
+	obj_put_name(w->obj, name ? name : "?");
+	sb_printf(w->obj, " (object %" PRIu32 "), mtype 0x%x, %" PRIu32
+		  " mmats, vertexScale %s\nmtllib model.mtl\n", m->object,
+		  m->mtype, m->mmats_declared, scale + 1);
+	if (ccsf_mmat_kind_of(m->mtype, 0) == CCSF_MMAT_BONE)
+		sb_puts(w->obj, "# bone and skin vertices are unposed, in the "
+			"space of their clump node: group <mmat>_nodeN holds "
+			"the faces of node slot N\n");
+}
+
+int model_mesh_obj(const struct model_mesh *m, const struct model_env *env,
+		   struct strbuf *obj, struct strbuf *mtl)
+{
+	static const struct model_env no_env;
+	struct writer w = { .m = m, .env = env ? env : &no_env, .obj = obj };
+	if (mtl_set_init(&w.mats, m->mmat_count)) {
+		mtl_set_free(&w.mats);
+		return -ENOMEM;
+	}
+	put_obj_head(&w);
+	for (uint32_t i = 0; i < m->mmat_count; i++)
+		put_mmat(&w, &m->mmats[i], i);
+	if (m->stop[0])
+		sb_printf(obj, "# left out: %s\n", m->stop);
+	if (mtl)
+		mtl_write(mtl, w.env, &w.mats);
+	mtl_set_free(&w.mats);
+	return obj->failed || (mtl && mtl->failed) ? -ENOMEM : 0;
+}
+
+int model_obj(const uint8_t *p, size_t len, uint16_t version,
+	      const struct model_env *env, struct strbuf *obj,
+	      struct strbuf *mtl, char *why, size_t why_len)
+{
+	struct model_mesh m;
+	int rc = model_decode(p, len, version, &m, why, why_len);
+	if (rc == 0)
+		rc = model_mesh_obj(&m, env, obj, mtl);
+	model_mesh_free(&m);
+	return rc;
+}
