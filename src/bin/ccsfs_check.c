@@ -28,6 +28,7 @@ enum { EXIT_OK = 0, EXIT_PROBLEMS = 1, EXIT_USAGE = 2 };
 struct options {
 	const char *source;
 	size_t cache_size;
+	unsigned jobs;          /* worker threads; 0: one per core */
 	bool json, help, version;
 };
 
@@ -44,6 +45,8 @@ static void usage(void)
 	       "options:\n"
 	       "    --cache-size=SIZE      memory for inflated members and made files\n"
 	       "                           (default 256M; K, M, G)\n"
+	       "    --jobs=N               N worker threads (default one per core,\n"
+	       "                           two at least; at most 8)\n"
 	       "    --json                 one JSON object on stdout, for scripts\n"
 	       "    -h, --help             this help\n"
 	       "    -V, --version          the version\n");
@@ -93,6 +96,13 @@ static int parse_option(struct options *o, const char *a)
 		if (!o->cache_size)
 			return usage_error("not a size (a number with K, M or G): ",
 					   a);
+	} else if (!strncmp(a, "--jobs=", 7)) {
+		char *end;
+		unsigned long n = strtoul(a + 7, &end, 10);
+		if (end == a + 7 || *end || !n || n > MAX_WORKERS)
+			return usage_error("not a count of workers (1 to 8): ",
+					   a);
+		o->jobs = (unsigned)n;
 	} else
 		return usage_error("unknown option: ", a);
 	return 0;
@@ -161,7 +171,7 @@ static unsigned worker_count(void)
 static int walk(struct fs *fs, const struct options *o)
 {
 	struct check c;
-	check_init(&c, fs, worker_count());
+	check_init(&c, fs, o->jobs ? o->jobs : worker_count());
 	struct progress pr = { &c, 0, false };
 	bool shown = isatty(STDERR_FILENO) &&
 		     pthread_create(&pr.thread, NULL, progress_main, &pr) == 0;

@@ -46,6 +46,7 @@ case $expected in
 esac
 check_eq "sample folder: the same summary" "$expected" "$("$CHECK" "$disc" | tail -n 1)"
 check_eq "a 1M cache: the same summary" "$expected" "$("$CHECK" --cache-size=1M "$src" | tail -n 1)"
+check_eq "one worker: the same summary" "$expected" "$("$CHECK" --jobs=1 "$src" | tail -n 1)"
 check "--json parses" sh -c "'$CHECK' --json '$src' | $PY -m json.tool >/dev/null"
 check "--json: no problems, the same counts" sh -c "'$CHECK' --json '$src' | $PY -c '
 import json, sys
@@ -102,6 +103,7 @@ usage_status() {
 usage_status "no SOURCE"
 usage_status "an unknown option" --bogus "$src"
 usage_status "a bad --cache-size" --cache-size=lots "$src"
+usage_status "a bad --jobs" --jobs=0 "$src"
 usage_status "two SOURCEs" "$src" "$src"
 usage_status "a missing SOURCE" "$work/none"
 printf 'not an archive\n' >"$work/plain"
@@ -114,6 +116,6 @@ man=${TESTS_SRCDIR:-$(dirname "$0")/..}/../man/ccsfs-check.1
 check "the man page renders without warnings (groff -ww)" sh -c \
 	"groff -ww -man -Tutf8 '$man' 2>&1 >/dev/null | grep -c . | grep -qx 0"
 check "the man page has every option" sh -c \
-	"grep -q 'cache\\\\-size' '$man' && grep -q 'json' '$man'"
+	"grep -q 'cache\\\\-size' '$man' && grep -q 'jobs' '$man' && grep -q 'json' '$man'"
 
 done_testing
