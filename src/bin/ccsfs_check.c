@@ -140,12 +140,14 @@ struct progress {
 
 static void progress_line(struct check *c, const char *end)
 {
+	pthread_mutex_lock(&c->lock);
+	size_t problems = c->nproblems;
+	pthread_mutex_unlock(&c->lock);
 	fprintf(stderr, "\r" PROG ": %llu files, %llu MiB, %llu members, "
 		"%zu problems%s",
 		(unsigned long long)atomic_load(&c->files),
 		(unsigned long long)(atomic_load(&c->bytes) >> 20),
-		(unsigned long long)atomic_load(&c->members), c->nproblems,
-		end);
+		(unsigned long long)atomic_load(&c->members), problems, end);
 }
 
 static void *progress_main(void *arg)
