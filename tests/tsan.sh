@@ -1,9 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# tests/tsan.sh - the daemon under ThreadSanitizer: builds ccsfs with
-# gcc -fsanitize=thread, runs the stress test and the tree test against
-# it (and the cache's and the image's threaded unit tests), and fails
-# when TSan reported anything.  `make tsan` runs it.
+# tests/tsan.sh - the daemon under ThreadSanitizer: builds ccsfs and
+# ccsfs-check with gcc -fsanitize=thread, runs the stress, tree and check
+# tests against them (and the cache's and the image's threaded unit
+# tests), and fails when TSan reported anything.  `make tsan` runs it.
 #
 # The TSan build is compiled here, beside the normal build (as
 # fuzz/build.sh does), so it works from any configured tree, in place or
@@ -12,7 +12,7 @@
 # Environment: SRCDIR (default: this script's parent's parent), BUILDDIR
 # (where configure wrote config.h and built ccsgen; default SRCDIR), OUT
 # (default $BUILDDIR/tsan-out), TSAN_CC (default gcc), TSAN_TESTS (default
-# "stress tree"), STRESS_SECONDS (default 60 here), TSAN_EXTRA_OPTIONS
+# "stress tree check"), STRESS_SECONDS (default 60 here), TSAN_EXTRA_OPTIONS
 # (appended to TSAN_OPTIONS).  Reports land in
 # $OUT/tsan.<pid>; each one is counted and its first lines shown.
 set -u
@@ -22,7 +22,7 @@ SRCDIR=${SRCDIR:-$(dirname "$here")}
 BUILDDIR=${BUILDDIR:-$SRCDIR}
 OUT=${OUT:-$BUILDDIR/tsan-out}
 TSAN_CC=${TSAN_CC:-gcc}
-TSAN_TESTS=${TSAN_TESTS:-stress tree}
+TSAN_TESTS=${TSAN_TESTS:-stress tree check}
 export STRESS_SECONDS=${STRESS_SECONDS:-60}
 
 [ -f "$BUILDDIR/config.h" ] || { echo "tsan.sh: no config.h in $BUILDDIR: run configure" >&2; exit 2; }
@@ -34,19 +34,27 @@ CFLAGS="-std=c11 -g -O1 -fno-omit-frame-pointer -fsanitize=thread -pthread"
 CPPFLAGS="-D_GNU_SOURCE -I$BUILDDIR -I$SRCDIR/src $(pkg-config --cflags $PKGS)"
 
 mkdir -p "$OUT/obj"
+# objs: the daemon's; check_objs: ccsfs-check's own (it has its main).
 objs=
+check_objs=
 for c in "$SRCDIR"/src/*/*.c; do
 	o=$OUT/obj/$(basename "$c" .c).o
 	$TSAN_CC $CFLAGS $CPPFLAGS -c "$c" -o "$o" || exit 1
-	objs="$objs $o"
+	case $(basename "$c") in
+	ccsfs_check.c|check_*.c) check_objs="$check_objs $o" ;;
+	*) objs="$objs $o" ;;
+	esac
 done
 # shellcheck disable=SC2086
 $TSAN_CC $CFLAGS -o "$OUT/ccsfs" $objs $(pkg-config --libs $PKGS) || exit 1
 echo "built $OUT/ccsfs"
+lib=$(echo "$objs" | tr ' ' '\n' | grep -v -e '/ccsfs\.o$' -e '/fuse_ops\.o$' | tr '\n' ' ')
+# shellcheck disable=SC2086
+$TSAN_CC $CFLAGS -o "$OUT/ccsfs-check" $check_objs $lib $(pkg-config --libs $PKGS) || exit 1
+echo "built $OUT/ccsfs-check"
 # The unit tests whose threads share a cache or an image.
 unit_tests=
 if pkg-config --exists cmocka; then
-	lib=$(echo "$objs" | tr ' ' '\n' | grep -v -e '/ccsfs\.o$' -e '/fuse_ops\.o$' | tr '\n' ' ')
 	gen=
 	for c in "$SRCDIR"/tests/gen/ccsw.c "$SRCDIR"/tests/gen/gzw.c "$SRCDIR"/tests/gen/dbw.c; do
 		o=$OUT/obj/gen_$(basename "$c" .c).o
@@ -87,7 +95,7 @@ for t in $unit_tests; do
 done
 for t in $TSAN_TESTS; do
 	echo "== tests/mount/$t.sh against $OUT/ccsfs"
-	CCSFS=$OUT/ccsfs CCSGEN=$BUILDDIR/tests/gen/ccsgen \
+	CCSFS=$OUT/ccsfs CCSFS_CHECK=$OUT/ccsfs-check CCSGEN=$BUILDDIR/tests/gen/ccsgen \
 		TESTS_SRCDIR=$SRCDIR/tests TESTS_WORKDIR=$OUT/work \
 		sh "$SRCDIR/tests/mount/$t.sh" >"$OUT/$t.log" 2>&1 || status=1
 	grep -E '^(not ok|# stress|# reference|Bail out)' "$OUT/$t.log"
