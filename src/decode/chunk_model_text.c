@@ -1,0 +1,297 @@
+/* SPDX-License-Identifier: MIT */
+/* chunk_model_text.c - model.txt and hit.txt: the mmats and hit meshes
+ * laid out by ccsf/layout.c, a record a line. */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ccsf/ccsf.h"
+#include "ccsf/layout.h"
+#include "decode/chunk_dec.h"
+#include "util/bytes.h"
+
+/* ---- hit --------------------------------------------------------------- */
+
+void hit_tail(struct dec *d)
+{
+	static const struct field group[] = {
+		FS(FT_U32, "vertices", SV_VERTICES), F(FT_HEX32, "attribute"),
+		END
+	};
+	static const struct field position[] = {
+		F(FT_VEC3, "position"), END
+	};
+	uint32_t groups = d->saved[SV_COUNT];
+	for (uint32_t g = 0; g < groups && !d->stopped; g++) {
+		if (!dec_record_line(d, "group", g, group))
+			return;
+		snprintf(d->prefix, sizeof d->prefix, "group %" PRIu32 " ", g);
+		dec_record_lines(d, "vertex", d->saved[SV_VERTICES], position);
+		/* Read and dropped by the game, so only counted here. */
+		dec_byte_run(d, "normals", 12 * (uint64_t)d->saved[SV_VERTICES]);
+		d->prefix[0] = '\0';
+	}
+}
+
+/* ---- model ------------------------------------------------------------- */
+
+/* One array of a mmat body.  The body's arrays lie one after another, and
+ * a vertex line takes one element from each, so the text can only show the
+ * vertices whose every element is within the chunk. */
+struct body_array {
+	const char *what;
+	uint64_t start;         /* chunk offset */
+	uint64_t count;
+	unsigned elem;          /* bytes an element */
+	uint64_t avail;         /* elements inside the chunk */
+	struct cursor cur;      /* reads this array's elements in order */
+};
+
+/* Takes one array where the layout placed it (ccsf/layout.c). */
+static void set_array(struct dec *d, struct body_array *a,
+		      const struct ccsf_array *l, const char *what)
+{
+	*a = (struct body_array){ .what = what, .start = l->at,
+		.count = l->count, .elem = l->elem };
+	a->avail = ccsf_array_fit(l, d->cur.len);
+	a->cur = cursor_make(d->cur.p, d->cur.len);
+	a->cur.pos = (size_t)(l->at < d->cur.len ? l->at : d->cur.len);
+}
+
+static uint64_t fewest_available(const struct body_array *a, size_t n)
+{
+	uint64_t m = UINT64_MAX;
+	for (size_t i = 0; i < n; i++)
+		if (a[i].avail < m)
+			m = a[i].avail;
+	return n ? m : 0;
+}
+
+static uint64_t left_at(const struct dec *d, uint64_t pos)
+{
+	return pos < d->cur.len ? d->cur.len - pos : 0;
+}
+
+/* After the lines that fit: moves past the body, or says which array (or
+ * the padding after positions) the chunk cut off. */
+static void finish_body(struct dec *d, const struct body_array *a, size_t n,
+			uint64_t end)
+{
+	for (size_t i = 0; i < n; i++) {
+		uint64_t bytes = a[i].count * a[i].elem;
+		if (a[i].avail < a[i].count) {
+			dec_stop(d, a[i].what, bytes, left_at(d, a[i].start));
+			return;
+		}
+		uint64_t pad = a[i].elem == 6 ? (4 - (bytes & 3)) & 3 : 0;
+		if (pad > left_at(d, a[i].start + bytes)) {
+			dec_stop(d, "padding", pad, left_at(d, a[i].start + bytes));
+			return;
+		}
+	}
+	d->cur.pos = (size_t)end;
+}
+
+static void put_position(struct dec *d, struct cursor *c)
+{
+	int16_t v[3];
+	for (int i = 0; i < 3; i++)
+		v[i] = cur_s16(c);
+	float scale;
+	uint32_t bits = d->saved[SV_SCALE];
+	memcpy(&scale, &bits, sizeof scale);
+	sb_printf(d->out, " position %d %d %d scaled", v[0], v[1], v[2]);
+	/* In single precision, as VU1 does: itof12, then the scale. */
+	for (int i = 0; i < 3; i++) {
+		sb_puts(d->out, " ");
+		dec_put_float(d, (float)v[i] / 4096.0f * scale);
+	}
+}
+
+static void put_normal(struct dec *d, struct cursor *c)
+{
+	int8_t n[3];
+	for (int i = 0; i < 3; i++)
+		n[i] = (int8_t)cur_u8(c);
+	sb_printf(d->out, " normal %d %d %d strip %u", n[0], n[1], n[2],
+		  cur_u8(c));
+}
+
+static void put_colour(struct dec *d, struct cursor *c)
+{
+	sb_puts(d->out, " colour");
+	for (int i = 0; i < 4; i++)
+		sb_printf(d->out, " %u", cur_u8(c));
+}
+
+static void put_st(struct dec *d, struct cursor *c)
+{
+	unsigned s = cur_u16(c);
+	sb_printf(d->out, " st %u %u", s, cur_u16(c));
+}
+
+/* Rigid and bone bodies: parallel arrays, one line a vertex. */
+static void vertex_body(struct dec *d, const struct ccsf_mmat *mm)
+{
+	static const struct {
+		enum ccsf_array_kind kind;
+		const char *what;
+		void (*put)(struct dec *, struct cursor *);
+	} columns[] = {
+		{ CCSF_A_POSITION, "positions", put_position },
+		{ CCSF_A_NORMAL, "normals", put_normal },
+		{ CCSF_A_COLOUR, "colours", put_colour },
+		{ CCSF_A_ST, "st", put_st },
+	};
+	struct body_array a[4];
+	void (*put[4])(struct dec *, struct cursor *);
+	size_t n = 0;
+	for (size_t k = 0; k < 4; k++) {
+		const struct ccsf_array *l = &mm->array[columns[k].kind];
+		if (!l->elem)
+			continue;
+		set_array(d, &a[n], l, columns[k].what);
+		put[n++] = columns[k].put;
+	}
+	uint64_t shown = fewest_available(a, n);
+	for (uint64_t v = 0; v < shown; v++) {
+		sb_printf(d->out, "%svertex %" PRIu64 ":", d->prefix, v);
+		for (size_t i = 0; i < n; i++)
+			put[i](d, &a[i].cur);
+		sb_puts(d->out, "\n");
+	}
+	finish_body(d, a, n, mm->end);
+}
+
+static void bone_body(struct dec *d, const struct ccsf_mmat *mm)
+{
+	static const struct field node[] = { F(FT_U32, "node"), END };
+	if (dec_field_lines(d, node))
+		vertex_body(d, mm);
+}
+
+/* Skin: weighted entries; a vertex ends at an entry with bit 9, and only
+ * such entries have an ST. */
+static void skin_body(struct dec *d, const struct ccsf_mmat *mm)
+{
+	struct body_array a[3];
+	set_array(d, &a[0], &mm->array[CCSF_A_ENTRY], "entries");
+	set_array(d, &a[1], &mm->array[CCSF_A_NORMAL], "normals");
+	set_array(d, &a[2], &mm->array[CCSF_A_ST], "st");
+	uint64_t shown = fewest_available(a, 2);
+	uint64_t vertex = 0;
+	for (uint64_t e = 0; e < shown; e++) {
+		struct cursor peek = a[0].cur;
+		(void)cur_take(&peek, 6);
+		uint16_t w = cur_u16(&peek);
+		bool last = w & 0x200;
+		if (last && vertex >= a[2].avail)
+			break;
+		sb_printf(d->out, "%sentry %" PRIu64 ":", d->prefix, e);
+		put_position(d, &a[0].cur);
+		(void)cur_u16(&a[0].cur);
+		sb_printf(d->out, " weight %u last %u node %u", w & 0x1ff,
+			  (unsigned)last, w >> 10);
+		put_normal(d, &a[1].cur);
+		if (last) {
+			sb_printf(d->out, " vertex %" PRIu64, vertex++);
+			put_st(d, &a[2].cur);
+		}
+		sb_puts(d->out, "\n");
+	}
+	finish_body(d, a, 3, mm->end);
+}
+
+/* Shadow: its counts are its header words, shown before the layout is
+ * asked (which refuses negative ones). */
+static void shadow_body(struct dec *d, unsigned mtype, uint64_t at)
+{
+	static const struct field counts[] = {
+		FS(FT_S32, "vertices", SV_VERTICES),
+		FS(FT_S32, "indices", SV_OFFSETS), END
+	};
+	if (!dec_field_lines(d, counts))
+		return;
+	struct ccsf_mmat mm;
+	(void)ccsf_mmat_describe(d->cur.p, d->cur.len, (uint16_t)mtype, at,
+				 &mm);
+	if (mm.fault == CCSF_MMAT_NEGATIVE) {
+		dec_stop_because(d, "a negative count");
+		return;
+	}
+	if (mm.vnum == 0)
+		return;
+	struct body_array a[2];
+	set_array(d, &a[0], &mm.array[CCSF_A_POSITION], "positions");
+	set_array(d, &a[1], &mm.array[CCSF_A_TRIANGLE], "triangles");
+	for (uint64_t v = 0; v < a[0].avail; v++) {
+		sb_printf(d->out, "%svertex %" PRIu64 ":", d->prefix, v);
+		put_position(d, &a[0].cur);
+		sb_puts(d->out, "\n");
+	}
+	for (uint64_t t = 0; t < a[1].avail && a[0].avail == a[0].count; t++) {
+		sb_printf(d->out, "%striangle %" PRIu64 ":", d->prefix, t);
+		for (int i = 0; i < 3; i++)
+			sb_printf(d->out, " %" PRId32, cur_s32(&a[1].cur));
+		sb_puts(d->out, "\n");
+	}
+	finish_body(d, a, 2, mm.end);
+}
+
+/* Header words per mmat kind (FORMATS.md); a shadow's are its counts. */
+static const struct field mmat_words_bone[] = {
+	F(FT_OBJ, "material"), FS(FT_U32, "vertices", SV_VERTICES),
+	FS(FT_U32, "offsets", SV_OFFSETS), END
+};
+static const struct field mmat_words_rigid[] = {
+	F(FT_OBJ, "name"), F(FT_OBJ, "material"),
+	FS(FT_U32, "vertices", SV_VERTICES), END
+};
+static const struct field mmat_words_none[] = { END };
+
+static void model_mmat(struct dec *d, unsigned mtype, uint32_t i)
+{
+	snprintf(d->prefix, sizeof d->prefix, "mmat %" PRIu32 " ", i);
+	uint64_t at = d->cur.pos;
+	enum ccsf_mmat_kind kind = ccsf_mmat_kind_of((uint16_t)mtype, 0);
+	const struct field *words = kind == CCSF_MMAT_BONE ? mmat_words_bone :
+		kind == CCSF_MMAT_SHADOW ? mmat_words_none : mmat_words_rigid;
+	if (!dec_field_lines(d, words))
+		return;
+	if (kind == CCSF_MMAT_BONE)
+		kind = ccsf_mmat_kind_of((uint16_t)mtype, d->saved[SV_OFFSETS]);
+	sb_printf(d->out, "%slayout: %s\n", d->prefix,
+		  ccsf_mmat_kind_name(kind));
+	if (kind == CCSF_MMAT_SHADOW) {
+		shadow_body(d, mtype, at);
+		return;
+	}
+	struct ccsf_mmat mm;
+	(void)ccsf_mmat_describe(d->cur.p, d->cur.len, (uint16_t)mtype, at,
+				 &mm);
+	if (kind == CCSF_MMAT_SKIN)
+		skin_body(d, &mm);
+	else if (kind == CCSF_MMAT_BONE)
+		bone_body(d, &mm);
+	else
+		vertex_body(d, &mm);
+}
+
+void model_tail(struct dec *d)
+{
+	unsigned mtype = ccsf_model_mtype((uint16_t)d->saved[SV_MTYPE],
+					  d->version);
+	uint32_t mmats = d->saved[SV_COUNT];
+	if (ccsf_model_layout_unknown((uint16_t)mtype, mmats)) {
+		/* The game's rigid decoder crashes on it; no file has it. */
+		dec_stop_because(d, "mtype bit 0x02: a layout no file uses");
+		return;
+	}
+	for (uint32_t i = 0; i < mmats && !d->stopped; i++)
+		model_mmat(d, mtype, i);
+	d->prefix[0] = '\0';
+}
+

@@ -1,0 +1,293 @@
+/* SPDX-License-Identifier: MIT */
+/* files.c - a file's attributes and bytes: made once into the cache,
+ * made ahead of a reader, read from the host, an image or a stream. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tree/tree.h"
+#include "tree/tree_internal.h"
+#include "util/bufpool.h"
+#include "util/log.h"
+
+struct made_call {
+	struct fs *fs;
+	struct node *n;
+};
+
+static int made_fill(void *ctx, uint8_t **data, size_t *len)
+{
+	struct made_call *call = ctx;
+	return call->n->u.made.produce(call->fs, call->n, data, len);
+}
+
+int tree_made_bytes(struct fs *fs, struct node *n, struct cache_ref *ref)
+{
+	struct made_call call = { fs, n };
+	/* Inode numbers are unique, so they key produced files. */
+	int rc = cache_get(fs->cache, n->ino, made_fill, &call, ref);
+	if (rc == 0)
+		atomic_store(&n->size, ref->len);
+	return rc;
+}
+
+static void make_ahead(void *owner, void *arg)
+{
+	struct fs *fs = owner;
+	struct cache_ref ref;
+	if (tree_made_bytes(fs, arg, &ref) == 0)
+		cache_put(fs->cache, &ref);
+}
+
+static bool dir_ready(const struct node *n)
+{
+	return n->type == NODE_DIR &&
+	       atomic_load_explicit(&n->u.dir.state, memory_order_acquire) ==
+	       DIR_READY;
+}
+
+/* How far past the object just opened a same-named file is looked for:
+ * objects of other kinds (a texture's folder has no model.obj) lie
+ * between, but not many. */
+#define MADE_AHEAD_SPAN 16
+
+/* How many same-named files are made ahead: two, so that two workers make
+ * in parallel while the reader takes what they made. */
+#define MADE_AHEAD 2
+
+/* The same-named files in the listed folders of `up` from child `from`
+ * on, at most *left of them looked at; queues them until *queued is
+ * MADE_AHEAD. */
+static void queue_named(struct fs *fs, struct node *up, size_t from,
+			const char *name, unsigned *queued, size_t *left)
+{
+	for (size_t j = from; j < up->u.dir.nkids && *queued < MADE_AHEAD &&
+	     *left; j++, (*left)--) {
+		struct node *next = up->u.dir.kids[j];
+		struct node *f = dir_ready(next) ?
+				 tree_kid_named(next, name, NULL) : NULL;
+		if (!f)
+			continue;
+		(*queued)++;
+		if (f->type == NODE_FILE && f->file_kind == FILE_MADE &&
+		    atomic_load(&f->size) == SIZE_UNKNOWN)
+			readahead_queue(&fs->readahead, make_ahead, f);
+	}
+}
+
+/* Two folders up from a file: its member's folder. */
+static struct node *member_of(const struct node *file)
+{
+	return file->parent ? file->parent->parent : NULL;
+}
+
+void tree_made_opened(struct fs *fs, struct node *n)
+{
+	struct node *prev = atomic_exchange(&fs->last_made, n);
+	struct node *dir = n->parent, *up = member_of(n);
+	if (!prev || prev == n || !up || !dir_ready(up) ||
+	    strcmp(prev->name, n->name) != 0 || !member_of(prev) ||
+	    member_of(prev)->parent != up->parent)
+		return;
+	size_t i;
+	if (tree_kid_named(up, dir->name, &i) != dir)
+		return;
+	/* Only folders already listed: a hint never populates one.  At the
+	 * end of a member the hint goes on into the next one, so a reader
+	 * crossing members is not left to make their first files itself. */
+	unsigned queued = 0;
+	size_t left = MADE_AHEAD * MADE_AHEAD_SPAN;
+	queue_named(fs, up, i + 1, n->name, &queued, &left);
+	struct node *archive = up->parent;
+	size_t k;
+	if (queued < MADE_AHEAD && archive &&
+	    tree_kid_named(archive, up->name, &k) == up &&
+	    k + 1 < archive->u.dir.nkids &&
+	    dir_ready(archive->u.dir.kids[k + 1]))
+		queue_named(fs, archive->u.dir.kids[k + 1], 0, n->name,
+			    &queued, &left);
+}
+
+int tree_stat(struct fs *fs, struct node *n, struct stat *st)
+{
+	memset(st, 0, sizeof *st);
+	st->st_ino = n->ino;
+	st->st_uid = fs->uid;
+	st->st_gid = fs->gid;
+	st->st_mtime = st->st_ctime = st->st_atime = n->mtime;
+	st->st_blksize = 4096;
+	switch (n->type) {
+	case NODE_DIR:
+		st->st_mode = S_IFDIR | 0555;
+		/* Unpopulated: 1, which tells find(1) not to count on it. */
+		st->st_nlink = atomic_load(&n->u.dir.state) == DIR_READY ?
+			       2 + n->u.dir.nsubdirs : 1;
+		return 0;
+	case NODE_LINK:
+		st->st_mode = S_IFLNK | 0777;
+		st->st_nlink = 1;
+		st->st_size = (off_t)atomic_load(&n->size);
+		return 0;
+	default:
+		break;
+	}
+	st->st_mode = S_IFREG | 0444;
+	st->st_nlink = 1;
+	uint64_t size = atomic_load(&n->size);
+	if (size == SIZE_UNKNOWN) {
+		struct cache_ref ref;
+		int rc = tree_made_bytes(fs, n, &ref);
+		if (rc < 0)
+			return rc;
+		cache_put(fs->cache, &ref);
+		size = atomic_load(&n->size);
+	}
+	st->st_size = (off_t)size;
+	st->st_blocks = (blkcnt_t)((size + 511) / 512);
+	return 0;
+}
+
+int tree_bytes(struct fs *fs, struct node *n, uint64_t off, size_t size,
+	       struct cache_ref *ref, const uint8_t **p, size_t *len)
+{
+	uint64_t base = 0, total;
+	int rc;
+	if (n->type != NODE_FILE || n->file_kind == FILE_HOST ||
+	    n->file_kind == FILE_BLOB || n->file_kind == FILE_STREAM)
+		return -EINVAL;
+	if (n->file_kind == FILE_VIEW) {
+		rc = n->u.view.ops->bytes(fs, n, ref);
+		base = n->u.view.offset;
+		total = atomic_load(&n->size);
+	} else {
+		rc = tree_made_bytes(fs, n, ref);
+		total = ref->len;
+	}
+	if (rc < 0)
+		return rc;
+	if (off >= total) {
+		*p = ref->data;
+		*len = 0;
+		return 0;
+	}
+	*p = ref->data + base + off;
+	*len = size < total - off ? size : (size_t)(total - off);
+	return 0;
+}
+
+/* The node's path in the tree, for messages ("DATA/SNDDATA.BIN"). */
+static void node_path(const struct node *n, char *buf, size_t len)
+{
+	const struct node *chain[32];
+	size_t depth = 0, used = 0;
+	for (; n && n->parent && depth < 32; n = n->parent)
+		chain[depth++] = n;
+	buf[0] = '\0';
+	while (depth-- && used < len) {
+		int w = snprintf(buf + used, len - used, "%s%s",
+				 chain[depth]->name, depth ? "/" : "");
+		used += w > 0 ? (size_t)w : 0;
+	}
+}
+
+/* A host file reads as long as it was listed: one that shrank under the
+ * mount fails with EIO rather than hand out a short file, and one that
+ * grew is cut at its listed size. */
+static ssize_t host_read(struct node *n, char *buf, size_t size,
+			 uint64_t off, int host_fd)
+{
+	uint64_t total = atomic_load(&n->size);
+	if (off >= total)
+		return 0;
+	if (size > total - off)
+		size = (size_t)(total - off);
+	size_t got = 0;
+	while (got < size) {
+		ssize_t r = pread(host_fd, buf + got, size - got,
+				  (off_t)(off + got));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -errno;
+		if (r == 0)
+			break;
+		got += (size_t)r;
+	}
+	if (got < size) {
+		log_error("%s: shorter than when it was listed (%" PRIu64
+			  " bytes, now ends at %" PRIu64 ")", n->u.host.path,
+			  total, off + got);
+		return -EIO;
+	}
+	return (ssize_t)got;
+}
+
+ssize_t tree_read(struct fs *fs, struct node *n, char *buf, size_t size,
+		  uint64_t off, int host_fd)
+{
+	if (n->type != NODE_FILE)
+		return -EISDIR;
+	if (n->file_kind == FILE_HOST)
+		return host_read(n, buf, size, off, host_fd);
+	if (n->file_kind == FILE_BLOB) {
+		ssize_t r = blob_read(&n->u.blob, buf, size, off);
+		if (r < 0) {
+			char path[1024];
+			node_path(n, path, sizeof path);
+			log_error("%s: reading at byte %" PRIu64 ": %s", path,
+				  off, strerror((int)-r));
+		}
+		return r;
+	}
+	if (n->file_kind == FILE_STREAM) {
+		uint64_t total = atomic_load(&n->size);
+		if (off >= total)
+			return 0;
+		if (size > total - off)
+			size = (size_t)(total - off);
+		return n->u.stream.read(fs, n, buf, size, off);
+	}
+	/* Views and made files are served from the cache by tree_bytes. */
+	return -EINVAL;
+}
+
+bool tree_reads_copy(const struct node *n)
+{
+	return n->file_kind == FILE_HOST || n->file_kind == FILE_BLOB ||
+	       n->file_kind == FILE_STREAM;
+}
+
+int tree_open(struct fs *fs, struct node *n, int *host_fd)
+{
+	*host_fd = -1;
+	if (n->type == NODE_DIR)
+		return -EISDIR;
+	switch (n->file_kind) {
+	case FILE_HOST:
+		*host_fd = open(n->u.host.path, O_RDONLY | O_CLOEXEC);
+		return *host_fd < 0 ? -errno : 0;
+	case FILE_VIEW:
+		/* Fail here, not in read: the page cache may never ask. */
+		return n->u.view.ops->open(fs, n);
+	case FILE_MADE:
+		tree_made_opened(fs, n);
+		/* Made once before means it makes again: only a file never
+		 * made (or failing) needs its producer run now. */
+		if (atomic_load(&n->size) == SIZE_UNKNOWN) {
+			struct cache_ref ref;
+			int rc = tree_made_bytes(fs, n, &ref);
+			if (rc == 0)
+				cache_put(fs->cache, &ref);
+			return rc;
+		}
+		return 0;
+	default:
+		return 0;
+	}
+}
