@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* chunk_text.c - the decoders behind <kind>.txt (seed 001, FORMATS.md).
+/* chunk_text.c - the decoders behind <kind>.txt (doc/formats/ccsf.md).
  *
  * Most chunks are a fixed run of fields, so most kinds are one table row:
  * a field list printed one `key: value` a line.  Arrays (levels, colours,
@@ -701,8 +701,8 @@ static void shadow_body(struct dec *d)
 	finish_body(d, a, 2, end);
 }
 
-/* Header words per mmat, by mtype (FORMATS.md), in the order ccsf.c's
- * walk tests the bits. */
+/* Header words per mmat, by mtype (doc/formats/model.md, Header words),
+ * in the order ccsf.c's walk tests the bits. */
 static const struct field mmat_words_bone[] = {
 	F(FT_OBJ, "material"), FS(FT_U32, "vertices", SV_VERTICES),
 	FS(FT_U32, "offsets", SV_OFFSETS), END
