@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: MIT
 """The layering of src/ (doc/architecture.md), checked over its #include
 lines: each folder includes only the folders below it, every include
-names its folder, and no header includes its way back to itself.
-Speaks TAP.  Usage: layers.py [SRCDIR]"""
+names its folder, and no header includes its way back to itself.  Also
+the sizes that keep a module readable: no file in src/ or tests/gen/
+over 600 lines, no function over 60.  Speaks TAP.
+Usage: layers.py [SRCDIR [GENDIR]]"""
 import os
 import re
 import sys
@@ -84,15 +86,65 @@ def cycles(files):
     return found
 
 
+MAX_FILE_LINES = 600
+MAX_FUNCTION_LINES = 60
+
+
+def sources(*dirs):
+    """Every .c and .h below the folders, by path."""
+    for d in dirs:
+        for root, _, names in os.walk(d):
+            for n in sorted(names):
+                if n.endswith((".c", ".h")):
+                    yield os.path.join(root, n)
+
+
+def long_files(paths):
+    bad = []
+    for p in paths:
+        with open(p, encoding="utf-8") as f:
+            n = sum(1 for _ in f)
+        if n > MAX_FILE_LINES:
+            bad.append(f"{p}: {n} lines (at most {MAX_FILE_LINES})")
+    return bad
+
+
+def long_functions(paths):
+    """A function body runs from a '{' in column 0 to the next '}' there,
+    the style every file here follows."""
+    bad = []
+    for p in paths:
+        start, name, prev = None, "", ""
+        with open(p, encoding="utf-8") as f:
+            for i, line in enumerate(f, 1):
+                if line.startswith("{"):
+                    start, name = i, prev.strip()
+                elif line.startswith("}") and start is not None:
+                    n = i - start - 1
+                    if n > MAX_FUNCTION_LINES:
+                        bad.append(f"{p}:{start}: {name}: {n} lines "
+                                   f"(at most {MAX_FUNCTION_LINES})")
+                    start = None
+                if not line.startswith("{"):
+                    prev = line
+    return bad
+
+
 def main():
     src = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
         os.path.dirname(os.path.abspath(__file__)), "..", "src")
+    gen = sys.argv[2] if len(sys.argv) > 2 else os.path.join(
+        src, "..", "tests", "gen")
     files = scan(src)
+    sized = list(sources(src, gen))
     checks = [
         ("src/ has its folders", [] if files else [f"no sources in {src}"]),
         ("every include points down the flow and names its folder",
          upward(files)),
         ("no include cycle", cycles(files)),
+        (f"no file over {MAX_FILE_LINES} lines", long_files(sized)),
+        (f"no function over {MAX_FUNCTION_LINES} lines",
+         long_functions(sized)),
     ]
     print(f"1..{len(checks)}")
     failed = 0

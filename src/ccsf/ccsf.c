@@ -24,8 +24,9 @@ struct kind_info {
 	unsigned flags;
 };
 
-/* Seed 001's two dispatch tables.  The frame decoders that name an object
- * put it first, as the setup decoders do. */
+/* The two dispatch tables (doc/formats/ccsf.md, Chunk kinds and Frame
+ * section).  The frame decoders that name an object put it first, as the
+ * setup decoders do. */
 static const struct kind_info kinds[] = {
 	{ CCSF_HEADER, "header", K_SETUP },
 	{ CCSF_INDEX, "index", K_SETUP },

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* ccsf.h - the CCSF scene file walk (seed 001, FORMATS.md).
+/* ccsf.h - the CCSF scene file walk (doc/formats/ccsf.md, Chunk lengths).
  *
  * ccsf_walk() finds every chunk of an inflated CCSF file with its real
  * length: the game never skips a chunk by its size field, and that field
@@ -66,8 +66,9 @@ enum ccsf_kind {
 #define CCSF_NAME_LEN 32        /* header name and index paths */
 #define CCSF_OBJECT_NAME_LEN 30 /* index object names */
 
-/* The lower-case name TREE.md uses for a kind (`texture`, `f_obj`), or
- * NULL for a kind the game does not know. */
+/* The lower-case name the tree uses for a kind (`texture`, `f_obj`;
+ * doc/formats/ccsf.md, Chunk kinds), or NULL for a kind the game does not
+ * know. */
 const char *ccsf_kind_name(uint16_t kind);
 
 /* True for setup kinds whose first payload word names the owning object. */

@@ -127,7 +127,8 @@ static void place_body(const uint8_t *p, size_t len, uint16_t mtype,
 	mm->end = at;
 }
 
-/* The header words by mtype (FORMATS.md); bit 0x02's never occur. */
+/* The header words by mtype (doc/formats/model.md,
+ * Header words); bit 0x02's never occur. */
 static void read_words(struct cursor *c, uint16_t mtype, struct ccsf_mmat *mm)
 {
 	switch (ccsf_mmat_kind_of(mtype, 0)) {

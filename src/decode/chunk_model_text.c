@@ -241,7 +241,8 @@ static void shadow_body(struct dec *d, unsigned mtype, uint64_t at)
 	finish_body(d, a, 2, mm.end);
 }
 
-/* Header words per mmat kind (FORMATS.md); a shadow's are its counts. */
+/* Header words per mmat kind (doc/formats/model.md,
+ * Header words); a shadow's are its counts. */
 static const struct field mmat_words_bone[] = {
 	F(FT_OBJ, "material"), FS(FT_U32, "vertices", SV_VERTICES),
 	FS(FT_U32, "offsets", SV_OFFSETS), END

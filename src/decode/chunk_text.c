@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* chunk_text.c - the decoders behind <kind>.txt (seed 001, FORMATS.md).
+/* chunk_text.c - the decoders behind <kind>.txt (doc/formats/ccsf.md).
  *
  * Most chunks are a fixed run of fields, so most kinds are one table row:
  * a field list printed one `key: value` a line.  Arrays (levels, colours,

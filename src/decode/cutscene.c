@@ -15,7 +15,8 @@
 #include "util/numfmt.h"
 #include "util/vec.h"
 
-/* Payload bytes before the blocks (FORMATS.md). */
+/* Payload bytes before the blocks (doc/formats/pcm.md, Pcm chunk and
+ * F_Pcm chunk). */
 #define PCM_SETUP_FIELDS 16     /* u32 id, u8 type, bits, track, pad,
 				   u32 dataNum, u32 dataSize */
 #define F_PCM_FIELDS 12         /* u32 id, u16 dataNum, u16 pad,

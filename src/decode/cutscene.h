@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* cutscene.h - a stream scene's audio and frames as files (FORMATS.md,
- * "Cutscene audio"; seed 001, the frame section).
+/* cutscene.h - a stream scene's audio and frames as files
+ * (doc/formats/pcm.md, audio.wav; doc/formats/ccsf.md, Frame section).
  *
  * audio.wav is produced on demand, never built whole: the layout keeps only
  * where each 1,024-byte PCM block lies in the inflated file, and a read

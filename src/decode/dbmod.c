@@ -144,7 +144,8 @@ static bool read_header(const struct dbmod *db, const struct dbmod_entry *e,
 	return !c.bad;
 }
 
-/* Places the four tables under a reading and checks the seed's order:
+/* Places the four tables under a reading and checks the order of
+ * doc/formats/dbmod.md, Offset reading:
  * header end <= bounds <= vertices <= colours <= faces < file size (the
  * colours left out of the chain when there are none, as their offset
  * then means nothing).  Fills m's file offsets when it returns true. */

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* dbmod.h - DBnnMOD.BIN, a PS1 model database (seeds/002), as files.
+/* dbmod.h - DBnnMOD.BIN, a PS1 model database (doc/formats/dbmod.md), as
+ * files.
  *
  * The tree shows a database as `DBnnMOD.BIN/` with models.txt and one
  * folder per model id (`0102/`: model.bin, model.txt, model.obj,
@@ -31,7 +32,8 @@
 #define DBMOD_WHY 160                   /* room for a reason, NUL included */
 
 /* What a model's four _at fields (bounds, vertices, colours, faces) count
- * from.  The seed does not say, so dbmod_open decides per database. */
+ * from.  doc/formats/dbmod.md, Offset reading: the notes do not say, so
+ * dbmod_open decides per database. */
 enum dbmod_base {
 	DBMOD_FROM_MODEL,       /* the model's first byte (its header) */
 	DBMOD_FROM_TABLE_END,   /* the table's end, as the table's offsets */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* model.c - a model chunk decoded to a mesh (FORMATS.md, seed 001).
+/* model.c - a model chunk decoded to a mesh (doc/formats/model.md).
  *
  * Where the mmats and their arrays lie is ccsf/layout.c's; this file only
  * turns them into vertices and faces.  Writing the mesh is model_obj.c's
@@ -143,7 +143,8 @@ static void add_face(struct model_mesh *m, uint32_t a, uint32_t b, uint32_t c)
  * before" are; they only skip a triangle).  Every other triangle of a
  * strip is turned round so a strip's faces agree; a strip's first is
  * (i-1, i-2, i), which for most models faces the stored normals
- * (piney_apples' notes; nothing culls, so the game does not care). */
+ * (doc/formats/model.md, Strips; nothing culls, so the game does not
+ * care). */
 static void strip_faces(struct model_mesh *m, struct model_mmat *mm,
 			uint32_t index)
 {

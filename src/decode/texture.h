@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* texture.h - texture (0x0300) and CLUT (0x0400) chunks as PNG images.
  *
- * Layouts are seed 001's; the conversion rules are FORMATS.md's "Textures
- * and palettes": stored rows are bottom first, at 4 bits the low nibble is
- * the left pixel, palette colours are R, G, B, A in file order and a PNG's
- * alpha is min(255, 2 * A) because the GS's opaque is 0x80.
+ * Layouts and conversion rules are doc/formats/texture.md's (Texture
+ * chunk, CLUT chunk, Orientation, Conversion to PNG): stored rows are
+ * bottom first, at 4 bits the low nibble is the left pixel, palette
+ * colours are R, G, B, A in file order and a PNG's alpha is
+ * min(255, 2 * A) because the GS's opaque is 0x80.
  *
  * The steps are separate so the caller can check a chunk when it lists the
  * tree and convert only when the PNG is read:

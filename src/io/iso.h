@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* iso.h - a disc image's ISO 9660 directory tree: FORMATS.md "The disc".
+/* iso.h - a disc image's ISO 9660 directory tree: doc/formats/archive.md,
+ * The disc.
  *
  * libiso9660 (libcdio) opens the image and reads its primary volume
  * descriptor and directory sectors; the directory records themselves are

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* dbdir.h - a model database (DBnnMOD.BIN, seed 002) as a folder:
- * models.txt and one folder per model id (TREE.md). */
+/* dbdir.h - a model database (DBnnMOD.BIN, doc/formats/dbmod.md) as a
+ * folder: models.txt and one folder per model id (doc/formats/tree.md,
+ * A model database). */
 #ifndef CCSFS_DBDIR_H
 #define CCSFS_DBDIR_H
 

@@ -276,8 +276,9 @@ static const char *suffixed(struct fs *fs, const char *name, uint32_t index)
 	return fs_strdup(fs, buf);
 }
 
-/* TREE.md: converted from Shift-JIS, an empty name is #<index>, a name
- * that repeats (or takes one of the member's own names) gets ~<index>. */
+/* doc/formats/tree.md, Names: converted from Shift-JIS, an empty name is
+ * #<index>, a name that repeats (or takes one of the member's own names)
+ * gets ~<index>. */
 static int name_objects(struct fs *fs, struct member *m)
 {
 	const struct ccsf_scene *s = &m->scene;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* member.h - archive directories and the scene directories of their
- * members: TREE.md's "An archive directory", "A member directory" and
- * "An object directory".
+ * members: doc/formats/tree.md's "An archive directory", "A member
+ * directory" and "An object directory".
  *
  * An archive is scanned when its directory is first used; a member is
  * inflated (through the cache) and walked when its directory is first

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* object.h - one object's folder (TREE.md, "An object directory"): each
- * chunk the object owns raw and decoded, and what is made of them, such
- * as texture.png and palette.png.
+/* object.h - one object's folder (doc/formats/tree.md, "An object
+ * directory"): each chunk the object owns raw and decoded, and what is
+ * made of them, such as texture.png and palette.png.
  */
 #ifndef CCSFS_OBJECT_H
 #define CCSFS_OBJECT_H

@@ -572,7 +572,8 @@ static void sample_fld000(struct archive_out *ao, uint32_t mtime)
 #define FBR_DRAW_AREA "FBR_\x95\x60\x89\xe6\x97\xcc\x88\xe6" /* FBR_描画領域 */
 #define FBR_ZBUFFER "FBR_Z\x83\x6f\x83\x62\x83\x74\x83\x40"  /* FBR_Zバッファ */
 
-/* FRAMEBUF.CCS's picture of the VRAM plan (seed 001). */
+/* FRAMEBUF.CCS's picture of the VRAM plan (doc/formats/ccsf.md, Small
+ * chunks). */
 static void sample_framebuf(struct archive_out *ao, uint32_t mtime)
 {
 	uint32_t f;
@@ -592,7 +593,7 @@ static void sample_framebuf(struct archive_out *ao, uint32_t mtime)
 	put_scene(ao, "framebuf.cmp", w, mtime);
 }
 
-/* Names the tree must escape or tell apart (TREE.md, Names). */
+/* Names the tree must escape or tell apart (doc/formats/tree.md, Names). */
 static void sample_names(struct archive_out *ao, uint32_t mtime)
 {
 	uint32_t f;

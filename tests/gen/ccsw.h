@@ -2,8 +2,9 @@
 /* ccsw.h - an in-memory writer of synthetic CCSF scene files.
  *
  * Used by the ccsgen generator and linked by the unit tests, so tests can
- * build exactly the file they need.  The layouts are those of seed 001 and
- * FORMATS.md; every byte is synthetic.
+ * build exactly the file they need.  The layouts are those of
+ * doc/formats/ (ccsf.md, model.md, texture.md, pcm.md, anime.md); every
+ * byte is synthetic.
  *
  * Use:
  *	struct ccsw *w = ccsw_new("xasc00", 0x100);
@@ -35,7 +36,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Chunk kinds (seed 001). */
+/* Chunk kinds (doc/formats/ccsf.md, Chunk kinds). */
 enum {
 	CCSW_HEADER = 0x0001, CCSW_INDEX = 0x0002, CCSW_SETUP = 0x0003,
 	CCSW_FRAME = 0x0005, CCSW_OBJ = 0x0100, CCSW_MATERIAL = 0x0200,
@@ -131,7 +132,7 @@ struct ccsw_fb_page { uint8_t px, py, pw, ph, type; };
 void ccsw_fbpage(struct ccsw *w, uint32_t object, uint32_t n,
 		 const struct ccsw_fb_page *pages);
 
-/* Kinds whose layout the seeds do not give (particle, eff, bltgrp,
+/* Kinds without a layout in doc/formats/ccsf.md (particle, eff, bltgrp,
  * shadow): u32 object then `words` pseudo-random words from seed, size
  * right. */
 void ccsw_opaque(struct ccsw *w, uint16_t kind, uint32_t object,

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* dbw.h - writer of synthetic DBnnMOD.BIN model databases (seeds/002).
+/* dbw.h - writer of synthetic DBnnMOD.BIN model databases
+ * (doc/formats/dbmod.md).
  *
  * u32 0xc0de0001, u16 count, u16 pad, u32 at[count] (low 21 bits: the
  * model's offset from the table's end; high 11: its id; 0xffffffff: no

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* gzw.h - writer of .hack//-style gzip archives (FORMATS.md).
+/* gzw.h - writer of .hack//-style gzip archives (doc/formats/archive.md,
+ * Members).
  *
  * An archive is gzip members laid end to end, each starting on a 2048-byte
  * boundary: 1f 8b 08, FLG 0x08 (FNAME only), MTIME, XFL, OS, the

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# tree.sh - the sample disc mounted as a user sees it: the tree of TREE.md,
-# exact bytes and sizes, times, names, read-only, two mounts alike.
+# tree.sh - the sample disc mounted as a user sees it: the tree of
+# doc/formats/tree.md, exact bytes and sizes, times, names, read-only, two
+# mounts alike.
 . "${TESTS_SRCDIR:-$(dirname "$0")/..}/mount/lib.sh"
 
 disc=$work/disc

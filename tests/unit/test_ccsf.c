@@ -1217,8 +1217,8 @@ static void texture_rule_by_version(void **state)
 	assert_true(chunk_len_exact(b90, sizeof b90, 0x92, false, &why) !=
 		    real);
 
-	/* the worked example of seed 001: xasc00's texture, 256 x 256 at
-	 * 4 bits, size 0x2039 declared, 0x2007 words read */
+	/* doc/formats/texture.md, Worked example: xasc00's texture, 256 x 256
+	 * at 4 bits, size 0x2039 declared, 0x2007 words read */
 	size_t big = 8 + 4 * 0x2039;
 	uint8_t *x = calloc(1, big);
 	assert_non_null(x);

@@ -188,7 +188,8 @@ static void every_length(const struct chunk *c, uint16_t version)
 
 /* ---- samples ----------------------------------------------------------- */
 
-/* xasc00's texture (FORMATS.md's worked example) with 4 words of pixels. */
+/* xasc00's texture (doc/formats/texture.md, Worked example) with 4 words
+ * of pixels. */
 static void make_texture(struct chunk *c, uint16_t version, unsigned mipmap)
 {
 	begin(c, CCSF_TEXTURE);
@@ -533,7 +534,7 @@ static void test_has(void **state)
 		CCSF_DUMMYPOSROT, CCSF_LAYER, CCSF_MORPHER, CCSF_OBJ2,
 		CCSF_PCM, CCSF_TOP, CCSF_F_SHADOW, CCSF_F_MORPHER,
 		CCSF_F_PCM, CCSF_F_AMBIENT, CCSF_F_NOTE, CCSF_F_OBJ,
-		/* laid out by the stream notes, sizes as seed 001 gives */
+		/* laid out in doc/formats/ccsf.md, Frame section */
 		CCSF_F_MATERIAL, CCSF_F_CAMERA, CCSF_F_DISTANTLIGHT,
 		CCSF_F_OMNILIGHT,
 	};
