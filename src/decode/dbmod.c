@@ -69,7 +69,10 @@ struct kind_info {
 	uint16_t code;
 	const char *name;
 	unsigned corners;
-	bool gouraud, textured;
+	bool indexed;           /* bytes 8..11 index the colour table (G3,
+				   G4); elsewhere they are r, g, b and
+				   code/pad (the seed's layout) */
+	bool textured;
 	size_t bytes;
 };
 
@@ -81,8 +84,8 @@ static const struct kind_info kinds[DBMOD_KINDS] = {
 	[DBMOD_G4] = { 0x38, "G4", 4, true, false, 12 },
 	[DBMOD_FT3] = { 0x24, "FT3", 3, false, true, 24 },
 	[DBMOD_FT4] = { 0x2c, "FT4", 4, false, true, 24 },
-	[DBMOD_GT3] = { 0x34, "GT3", 3, true, true, 24 },
-	[DBMOD_GT4] = { 0x3c, "GT4", 4, true, true, 24 },
+	[DBMOD_GT3] = { 0x34, "GT3", 3, false, true, 24 },
+	[DBMOD_GT4] = { 0x3c, "GT4", 4, false, true, 24 },
 };
 
 static int kind_of(uint16_t code)
@@ -93,8 +96,10 @@ static int kind_of(uint16_t code)
 	return -1;
 }
 
-/* One face record as stored.  c: F and FT faces' r, g, b and code/pad;
- * G and GT faces' colour indices (GT's sit where FT has r, g, b). */
+/* One face record as stored.  c: G faces' colour indices; every other
+ * kind's r, g, b and code/pad.  GT faces are laid out as FT faces, so
+ * their bytes 8..10 are a colour, not indices: checking them against the
+ * colour count failed every model whose GT colour was above it. */
 struct face {
 	enum dbmod_kind kind;
 	uint32_t index;         /* in the model's face list */
@@ -321,7 +326,8 @@ static void read_face(struct cursor *c, enum dbmod_kind kind,
 	}
 }
 
-/* A face's vertex and colour indices must name entries that exist. */
+/* A face's vertex indices, and a G face's colour indices, must name
+ * entries that exist; nothing else in a face is an index. */
 static bool face_in_range(const struct dbmod_model *m, const struct face *f,
 			  char *why, size_t why_len)
 {
@@ -333,7 +339,7 @@ static bool face_in_range(const struct dbmod_model *m, const struct face *f,
 				k->name, f->at, f->v[i], m->vertices);
 			return false;
 		}
-		if (k->gouraud && f->c[i] >= m->colours) {
+		if (k->indexed && f->c[i] >= m->colours) {
 			set_why(why, why_len, "face %u (%s at 0x%zx) names "
 				"colour %u, past the count %u", f->index,
 				k->name, f->at, f->c[i], m->colours);
@@ -494,7 +500,7 @@ static void text_face(struct strbuf *sb, const struct face *f)
 		  f->index, k->name, f->at, f->flags, f->v[0], f->v[1],
 		  f->v[2]);
 	sb_printf(sb, k->corners == 4 ? " %u" : " pad %u", f->v[3]);
-	if (k->gouraud)
+	if (k->indexed)
 		sb_printf(sb, " colours %u %u %u%s%u", f->c[0], f->c[1],
 			  f->c[2], k->corners == 4 ? " " : " pad ", f->c[3]);
 	else
@@ -672,7 +678,7 @@ static bool grow(void **p, size_t *cap, size_t need, size_t size)
 static uint32_t corner_rgb(const struct obj_state *s, const struct face *f,
 			   unsigned i)
 {
-	if (!kinds[f->kind].gouraud)
+	if (!kinds[f->kind].indexed)
 		return f->c[0] | (uint32_t)f->c[1] << 8 |
 		       (uint32_t)f->c[2] << 16;
 	const uint8_t *c = s->db->p + s->m->colour_table +
