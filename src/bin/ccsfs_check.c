@@ -14,9 +14,9 @@
 #include <unistd.h>
 
 #include "bin/check.h"
+#include "tree/tree.h"
 #include "util/log.h"
 #include "views/source.h"
-#include "tree/tree.h"
 
 #define PROG "ccsfs-check"
 #define DEFAULT_CACHE_SIZE ((size_t)256 << 20)

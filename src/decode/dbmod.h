@@ -12,7 +12,8 @@
  *
  * Every byte is untrusted: nothing is read past `len`, and a model that
  * cannot be read (its table entry past the file, its offsets out of
- * order, a face naming a vertex or colour past the count, an unknown face
+ * order, a face naming a vertex past the count or a G3/G4 face a colour
+ * past it (GT faces hold a colour, as FT faces do), an unknown face
  * kind, no 0xff end) gives -EIO and a one-line reason for that model
  * only; the rest of the database is unaffected.  Output depends on the
  * bytes only (no locale, no printf of floats).  Nothing logs.

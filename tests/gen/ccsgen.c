@@ -959,14 +959,16 @@ static uint8_t *db_from_table_end(size_t *len)
 }
 
 /* DB22: every face kind; DB23: the same, its _at fields counted from the
- * table's end; DB24: broken models among good ones; DB08: named like a
- * database, no magic (as on the disc). */
+ * table's end; DB24: broken models among good ones; DB25: GT faces whose
+ * colours exceed the colour count; DB08: named like a database, no magic
+ * (as on the disc). */
 static int cmd_dbmod(const char *dir)
 {
 	make_dirs(dir);
 	write_db(dir, "DB22MOD.BIN", db_from_model);
 	write_db(dir, "DB23MOD.BIN", db_from_table_end);
 	write_db(dir, "DB24MOD.BIN", dbw_broken);
+	write_db(dir, "DB25MOD.BIN", dbw_textured_gouraud);
 	write_db(dir, "DB08MOD.BIN", dbw_no_magic);
 	return 0;
 }
@@ -1414,7 +1416,8 @@ static void usage(FILE *to)
 	      "      one uncompressed CCSF file with every kind (V: 0x100)\n"
 	      "  ccsgen dbmod DIR\n"
 	      "      DB22MOD.BIN (every face kind), DB23MOD.BIN (offsets from\n"
-	      "      the table's end), DB24MOD.BIN (broken models), DB08MOD.BIN\n"
+	      "      the table's end), DB24MOD.BIN (broken models), DB25MOD.BIN\n"
+	      "      (GT faces with colours past the count), DB08MOD.BIN\n"
 	      "      (no magic)\n"
 	      "--raw also writes each member's inflated bytes to\n"
 	      "RAWDIR/<archive>/<member folder name>.ccs\n", to);

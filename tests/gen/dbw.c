@@ -211,7 +211,9 @@ static const uint8_t every_colours[4][4] = {
 /* Every kind once, in the order F3 F4 G3 G4 FT3 FT4 GT3 GT4.  Vertex 0
  * is red in F3 and green in F4 (a repeat); F4 and FT4 are semi-
  * transparent; FT faces use (tpage 0x001f, clut 0x7fc0), GT faces
- * (0x0090, 0x7f80). */
+ * (0x0090, 0x7f80).  GT faces hold r, g, b as FT faces do (seeds/002),
+ * here above the colour count, which a reader must not take for
+ * indices. */
 static const struct dbw_face every_faces[8] = {
 	{ .kind = DBW_F3, .v = { 0, 1, 2, 0 }, .c = { 255, 0, 0, 0x20 } },
 	{ .kind = DBW_F4, .flags = 0xa0, .v = { 0, 1, 2, 3 },
@@ -226,10 +228,10 @@ static const struct dbw_face every_faces[8] = {
 	  .c = { 128, 128, 128, 0 },
 	  .uv = { { 0, 0 }, { 64, 0 }, { 0, 64 }, { 64, 64 } },
 	  .clut = 0x7fc0, .tpage = 0x001f },
-	{ .kind = DBW_GT3, .v = { 3, 4, 5, 0 }, .c = { 1, 2, 3, 0 },
+	{ .kind = DBW_GT3, .v = { 3, 4, 5, 0 }, .c = { 200, 100, 50, 0 },
 	  .uv = { { 128, 128 }, { 255, 128 }, { 128, 255 }, { 0, 0 } },
 	  .clut = 0x7f80, .tpage = 0x0090 },
-	{ .kind = DBW_GT4, .v = { 2, 3, 4, 5 }, .c = { 3, 2, 1, 0 },
+	{ .kind = DBW_GT4, .v = { 2, 3, 4, 5 }, .c = { 43, 7, 255, 0 },
 	  .uv = { { 0, 0 }, { 16, 0 }, { 0, 16 }, { 16, 16 } },
 	  .clut = 0x7f80, .tpage = 0x0090 },
 };
@@ -274,6 +276,62 @@ uint8_t *dbw_every_kind(enum dbw_base base, size_t *len)
 		{ &model_quad },
 	};
 	return dbw_build(table, 5, base, len);
+}
+
+/* id 0: GT faces and no colour table, as in the issue that found them
+ * (a GT3 whose colour 43 was read as an index past the count 0). */
+static const struct dbw_face bare_faces[2] = {
+	{ .kind = DBW_GT3, .v = { 0, 1, 2, 0 }, .c = { 43, 0, 0, 0 },
+	  .uv = { { 0, 0 }, { 64, 0 }, { 0, 64 }, { 0, 0 } },
+	  .clut = 0x7f00, .tpage = 0x0009 },
+	{ .kind = DBW_GT4, .v = { 0, 1, 2, 3 }, .c = { 10, 200, 30, 0 },
+	  .uv = { { 0, 0 }, { 64, 0 }, { 0, 64 }, { 64, 64 } },
+	  .clut = 0x7f00, .tpage = 0x0009 },
+};
+
+static const struct dbw_model model_bare = {
+	.id = 0, .radius = 141, .vertices = every_vertices,
+	.vertex_count = 4, .faces = bare_faces, .face_count = 2,
+};
+
+/* id 1: two colours the G3 face indexes, GT faces above them; vertex 0
+ * in three colours (two repeats); the GT4 is semi-transparent. */
+static const struct dbw_face mixed_faces[3] = {
+	{ .kind = DBW_G3, .v = { 0, 1, 2, 0 }, .c = { 0, 1, 1, 0 } },
+	{ .kind = DBW_GT3, .v = { 0, 4, 5, 0 }, .c = { 2, 128, 250, 0 },
+	  .uv = { { 1, 2 }, { 3, 4 }, { 5, 6 }, { 0, 0 } },
+	  .clut = 0x7f40, .tpage = 0x0019 },
+	{ .kind = DBW_GT4, .flags = 0x80, .v = { 0, 3, 4, 5 },
+	  .c = { 255, 255, 255, 0 },
+	  .uv = { { 7, 8 }, { 9, 10 }, { 11, 12 }, { 13, 14 } },
+	  .clut = 0x7f40, .tpage = 0x0019 },
+};
+
+static const struct dbw_model model_mixed = {
+	.id = 1, .radius = 250, .vertices = every_vertices,
+	.vertex_count = 6, .colours = every_colours, .colour_count = 2,
+	.faces = mixed_faces, .face_count = 3,
+};
+
+/* id 3: GT4 faces only, sharing an edge in different colours. */
+static const struct dbw_face strip_faces[2] = {
+	{ .kind = DBW_GT4, .v = { 0, 1, 2, 3 }, .c = { 99, 98, 97, 0 },
+	  .uv = { { 0, 0 }, { 32, 0 }, { 0, 32 }, { 32, 32 } } },
+	{ .kind = DBW_GT4, .v = { 2, 3, 4, 5 }, .c = { 17, 34, 51, 0 },
+	  .uv = { { 0, 32 }, { 32, 32 }, { 0, 64 }, { 32, 64 } } },
+};
+
+static const struct dbw_model model_strip = {
+	.id = 3, .radius = 230, .vertices = every_vertices,
+	.vertex_count = 6, .faces = strip_faces, .face_count = 2,
+};
+
+uint8_t *dbw_textured_gouraud(size_t *len)
+{
+	const struct dbw_entry table[3] = {
+		{ &model_bare }, { &model_mixed }, { &model_strip },
+	};
+	return dbw_build(table, 3, DBW_FROM_MODEL, len);
 }
 
 uint8_t *dbw_broken(size_t *len)

@@ -40,8 +40,8 @@ struct dbw_face {
 	uint16_t kind;
 	uint32_t flags;
 	uint8_t v[4];
-	uint8_t c[4];           /* F/FT: r, g, b, code/pad; G/GT: colour
-				   indices */
+	uint8_t c[4];           /* G: colour indices; F/FT/GT: r, g, b,
+				   code/pad */
 	uint8_t uv[4][2];       /* FT/GT only */
 	uint16_t clut, tpage;   /* FT/GT only */
 };
@@ -72,13 +72,17 @@ uint8_t *dbw_build(const struct dbw_entry *table, size_t count,
 /* Canned databases, shared by ccsgen and the unit tests:
  *   every kind: ids 0, 1, 5, 102 (positions 0, 1, 3, 4; position 2 is
  *               0xffffffff); model 1 has every face kind, semi-transparent
- *               faces and two (tpage, clut) pairs
+ *               faces and two (tpage, clut) pairs; its GT faces'
+ *               r, g, b are above its colour count
+ *   textured gouraud: ids 0, 1, 3: GT faces whose r, g, b exceed the
+ *               colour count, 0 and 3 with no colours at all
  *   broken:     ids 0, 1, 2, 3, 4: 1 past the file, 2 a face vertex past
  *               the count, 3 with no 0xff end (the next model follows),
  *               0 and 4 good (4 is last and good)
  *   no magic:   named like one, first u32 0 */
 uint8_t *dbw_every_kind(enum dbw_base base, size_t *len);
 uint8_t *dbw_broken(size_t *len);
+uint8_t *dbw_textured_gouraud(size_t *len);
 uint8_t *dbw_no_magic(size_t *len);
 
 #endif

@@ -28,13 +28,23 @@ check "model.bin ends with the 0xff section" sh -c \
 check "model.txt lists faces" grep -qi 'face' "$mnt/DB22MOD.BIN/0001/model.txt"
 if command -v assimp >/dev/null; then
 	bad=""
-	for obj in "$mnt"/DB22MOD.BIN/*/model.obj "$mnt"/DB23MOD.BIN/*/model.obj; do
+	for obj in "$mnt"/DB2[235]MOD.BIN/*/model.obj; do
 		assimp info "$obj" >/dev/null 2>&1 || bad="$bad $obj"
 	done
 	check_eq "assimp loads every model.obj" "" "$bad"
 else
 	skip "assimp loads every model.obj" "no assimp (assimp-utils)"
 fi
+# Databases that follow the seed read whole: no model has an error line,
+# GT faces' r, g, b past the colour count (or with no colours) included.
+for d in DB22 DB23 DB25; do
+	check_eq "$d: models.txt has no error line" "" \
+		"$(grep -v '^#' "$mnt/${d}MOD.BIN/models.txt" | grep error)"
+	check "$d: model.obj's corners are the bytes' vertices and colours" \
+		$PY "${TESTS_SRCDIR:-$(dirname "$0")/..}/mount/dbmod_colours.py" "$dbs/${d}MOD.BIN" "$mnt/${d}MOD.BIN"
+done
+check_eq "DB25: every model, the ones without colours too" "0000 0001 0003 models.txt" \
+	"$(ls "$mnt/DB25MOD.BIN" | tr '\n' ' ' | sed 's/ $//')"
 b=$mnt/DB24MOD.BIN
 nerr=$(ls "$b"/*/error.txt 2>/dev/null | wc -l)
 check_eq "the broken database's bad models each have error.txt" 3 "$nerr"

@@ -159,8 +159,10 @@ static void offset_reading_is_chosen(void **state)
 }
 
 /* Model 1: vertex 0 is red in F3 and green in F4, so the green corners
- * are repeats (7..); quads are v0 v1 v3 v2; gouraud corners take the
- * colour table's entries; FT and GT faces get vt and their material. */
+ * are repeats (7..); quads are v0 v1 v3 v2; G corners take the colour
+ * table's entries, GT corners their own r, g, b (200 100 50 and 43 7
+ * 255, past the count 4: repeats 15..); FT and GT faces get vt and their
+ * material. */
 static const char every_obj[] =
 	"# DBnnMOD.BIN model 0001 (table position 1)\n"
 	"mtllib model.mtl\n"
@@ -178,8 +180,13 @@ static const char every_obj[] =
 	"v 100 -100 0 0.50196078 0.50196078 0.50196078\n"
 	"v -100 100 0 0.50196078 0.50196078 0.50196078\n"
 	"v 100 100 0 0.50196078 0.50196078 0.50196078\n"
-	"v -50 200 -30 0 1 0\n"
-	"v 50 200 -30 1 0 0\n"
+	"v 100 100 0 0.78431373 0.39215686 0.19607843\n"
+	"v -50 200 -30 0.78431373 0.39215686 0.19607843\n"
+	"v 50 200 -30 0.78431373 0.39215686 0.19607843\n"
+	"v -100 100 0 0.16862745 0.02745098 1\n"
+	"v 100 100 0 0.16862745 0.02745098 1\n"
+	"v -50 200 -30 0.16862745 0.02745098 1\n"
+	"v 50 200 -30 0.16862745 0.02745098 1\n"
 	"vt 0 1\n"
 	"vt 0.125 1\n"
 	"vt 0 0.875\n"
@@ -204,8 +211,8 @@ static const char every_obj[] =
 	"usemtl tpage_001f_clut_7fc0_semi\n"
 	"f 11/1 12/4 14/6 13/5\n"
 	"usemtl tpage_0090_clut_7f80\n"
-	"f 4/7 5/8 6/9\n"
-	"f 13/1 10/10 16/12 15/11\n";
+	"f 15/7 16/8 17/9\n"
+	"f 18/1 19/10 21/12 20/11\n";
 
 static void obj_of_every_kind(void **state)
 {
@@ -266,7 +273,7 @@ static void text_of_every_kind(void **state)
 	assert_has(t, "face 3 G4 at 0x11c: flags 0x00000101 v 2 3 4 5 "
 		      "colours 0 1 2 3\n");
 	assert_has(t, "face 7 GT4 at 0x180: flags 0x00000000 v 2 3 4 5 "
-		      "colours 3 2 1 0 uv 0,0 16,0 0,16 16,16 clut 0x7f80 "
+		      "rgb 43 7 255 pad 0x00 uv 0,0 16,0 0,16 16,16 clut 0x7f80 "
 		      "tpage 0x0090\n");
 	free(t);
 
@@ -412,6 +419,74 @@ static void duplicate_ids_show_the_first(void **state)
 	free(b.p);
 }
 
+/* GT faces hold r, g, b as FT faces do (seeds/002): above the colour
+ * count, or with no colours at all, they are a colour and no error. */
+static void textured_gouraud_colours(void **state)
+{
+	(void)state;
+	struct db_bytes b;
+	b.p = dbw_textured_gouraud(&b.len);
+	assert_non_null(b.p);
+	struct dbmod db;
+	open_ok(&db, &b);
+	char why[DBMOD_WHY] = "";
+	for (size_t i = 0; i < db.count; i++)
+		assert_int_equal(dbmod_check(&db, i, NULL, why, sizeof why), 0);
+	char *t = models_text(&db);
+	assert_null(strstr(t, "error"));
+	assert_has(t, "\n0 0000 0x14 141 4 0 0 0 0 0 0 0 1 1\n");
+	free(t);
+
+	t = model_text(&db, 0);
+	assert_has(t, "colours 0\n");
+	assert_has(t, " GT3 at 0x68: flags 0x00000000 v 0 1 2 pad 0 rgb 43 0 0 "
+		      "pad 0x00 uv 0,0 64,0 0,64 pad 0,0 clut 0x7f00 "
+		      "tpage 0x0009\n");
+	assert_has(t, " v 0 1 2 3 rgb 10 200 30 pad 0x00 uv ");
+	free(t);
+
+	/* The GT3's colour on its corners, the GT4's on v3 and repeats. */
+	char *mtl, *obj = model_obj(&db, 0, &mtl);
+	assert_has(obj, "mtllib model.mtl\n"
+			"v -100 -100 0 0.16862745 0 0\n"
+			"v 100 -100 0 0.16862745 0 0\n"
+			"v -100 100 0 0.16862745 0 0\n"
+			"v 100 100 0 0.03921569 0.78431373 0.11764706\n"
+			"v -100 -100 0 0.03921569 0.78431373 0.11764706\n"
+			"v 100 -100 0 0.03921569 0.78431373 0.11764706\n"
+			"v -100 100 0 0.03921569 0.78431373 0.11764706\n"
+			"vt ");
+	assert_has(obj, "f 1/1 2/2 3/3\nf 5/1 6/2 4/4 7/3\n");
+	free(obj);
+	free(mtl);
+
+	/* G3 corners from the table, GT corners their own bytes. */
+	obj = model_obj(&db, 1, &mtl);
+	assert_has(obj, "v -100 -100 0 1 0 0\nv 100 -100 0 0 1 0\n"
+			"v -100 100 0 0 1 0\n");
+	assert_has(obj, "v -50 200 -30 0.00784314 0.50196078 0.98039216\n");
+	assert_has(obj, "v -100 -100 0 1 1 1\n");
+	free(obj);
+	free(mtl);
+	dbmod_close(&db);
+	free(b.p);
+
+	/* Their vertex indices are still checked. */
+	static const int16_t v[3][4] = { { 0 }, { 1 }, { 2 } };
+	static const struct dbw_face gt = { .kind = DBW_GT3,
+					    .v = { 0, 1, 3 },
+					    .c = { 43, 0, 0 } };
+	const struct dbw_model m = { .id = 4, .vertices = v, .vertex_count = 3,
+				     .faces = &gt, .face_count = 1 };
+	const struct dbw_entry table[1] = { { &m } };
+	b.p = dbw_build(table, 1, DBW_FROM_MODEL, &b.len);
+	open_ok(&db, &b);
+	assert_int_equal(dbmod_check(&db, 0, NULL, why, sizeof why), -EIO);
+	assert_has(why, "(GT3 at 0x58) names vertex 3, past the count 3");
+	dbmod_close(&db);
+	free(b.p);
+}
+
 /* Runs every producer on every position; only memory safety counts. */
 static void exercise(const uint8_t *p, size_t len)
 {
@@ -482,6 +557,7 @@ int main(void)
 		cmocka_unit_test(broken_models_fail_alone),
 		cmocka_unit_test(more_broken_models),
 		cmocka_unit_test(duplicate_ids_show_the_first),
+		cmocka_unit_test(textured_gouraud_colours),
 		cmocka_unit_test(every_truncation_is_safe),
 		cmocka_unit_test(every_corruption_is_safe),
 	};
