@@ -18,7 +18,7 @@ struct dbmod_kind_info {
 	unsigned corners;
 	bool indexed;           /* bytes 8..11 index the colour table (G3,
 				   G4); elsewhere they are r, g, b and
-				   code/pad (the seed's layout) */
+				   code/pad (doc/formats/dbmod.md) */
 	bool textured;
 	size_t bytes;
 };

@@ -310,9 +310,12 @@ int dir_publish(struct dir_builder *b)
 		b->n = 0;
 		return -ENOMEM;
 	}
-	qsort(b->kids, b->n, sizeof *b->kids, by_name);
-	if (rename_repeats(b))
+	/* An empty folder has no array at all: qsort may not see NULL. */
+	if (b->n > 1) {
 		qsort(b->kids, b->n, sizeof *b->kids, by_name);
+		if (rename_repeats(b))
+			qsort(b->kids, b->n, sizeof *b->kids, by_name);
+	}
 	cache_reserve(b->fs->cache, b->cap * sizeof *b->kids);
 	d->u.dir.kids = b->kids;
 	d->u.dir.nkids = (uint32_t)b->n;
