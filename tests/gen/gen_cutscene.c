@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: MIT */
+/* gen_cutscene.c - a cutscene pair for the sample's stream
+ * archive: the setup file and the scene file with its frames and audio. */
+#include "gen.h"
+
+/* ---- a cutscene pair ---- */
+
+
+/* strNNNNe: the setup file, models and textures. */
+static struct ccsw *cutscene_setup(const struct cutscene *c)
+{
+	char stem[16], path[40];
+	snprintf(stem, sizeof stem, "str%04ue", c->number);
+	snprintf(path, sizeof path, " c:\\str\\str%04u.max", c->number);
+	struct ccsw *w = ccsw_new(stem, 0x100);
+	uint32_t f = ccsw_file(w, path);
+	ccsw_setup(w);
+	uint32_t base = 0;
+	for (uint32_t i = 0; i < 3; i++) {
+		char ks[24];
+		snprintf(ks, sizeof ks, "s%04u_%u", c->number, i);
+		struct kit k = { .stem = ks, .psm = i == 1 ? 0x14 : 0x13,
+				 .tw = 6, .th = 6, .mip = (uint8_t)(i == 2 ? 2 : 0),
+				 .tex_flag = 1, .clut_flag = 1,
+				 .pattern = CCSW_PAT_NOISY, .mtype = 1,
+				 .mmats = 2, .vertices = 24, .seed = c->seed + i };
+		struct kit_ids id = add_kit(w, f, &k);
+		if (i == 0)
+			base = id.mdl;
+	}
+	uint32_t shadow;
+	add_shadow_model(w, f, "MDL_shadow", &shadow);
+	add_rigid_model(w, f, "MDL_tgtA", 0x600, 0, 24, c->seed + 10);
+	add_rigid_model(w, f, "MDL_tgtB", 0x601, 0, 24, c->seed + 11);
+	ccsw_morpher(w, objectf(w, f, "MPH_ribbon"), base);
+	ccsw_camera(w, objectf(w, f, "CAM_main"));
+	ccsw_light(w, objectf(w, f, "LGT_sun"), 1);
+	ccsw_light(w, objectf(w, f, "LGT_omni"), 4);
+	ccsw_frame(w, 1);
+	ccsw_end(w);
+	return w;
+}
+
+/* Frame records other than F_Obj and F_Pcm, spread over the scene. */
+void cutscene_extras(struct ccsw *w, uint32_t frame, uint32_t cam,
+			    uint32_t mat, uint32_t mph, uint32_t tgt[2],
+			    uint32_t shadow_obj, uint32_t note_obj)
+{
+	switch (frame % 10) {
+	case 1:
+		ccsw_f_ambient(w, 0x00404040u + frame);
+		break;
+	case 2: {
+		const float v[8] = { 0, -100, 20, 90, 0, (float)frame, 0, 45 };
+		ccsw_f_camera(w, cam, 0, v);
+		break;
+	}
+	case 3:
+		ccsw_f_camera(w, cam, 1, NULL);         /* nothing follows */
+		break;
+	case 4: {
+		const float fov = 50.0f;        /* bits 1-7 set: fov only */
+		ccsw_f_camera(w, cam, 0x0fe, &fov);
+		break;
+	}
+	case 5:
+		ccsw_f_material(w, mat, 0, (float)frame / 64.0f, 0.25f);
+		ccsw_f_material(w, mat, 2, 0, 0);       /* no u, v */
+		break;
+	case 6: {
+		const float wt[2] = { (float)(frame % 30) / 30.0f, 0.5f };
+		ccsw_f_morpher(w, mph, 2, tgt, wt);
+		break;
+	}
+	case 7:
+		ccsw_f_shadow(w, shadow_obj, 30.0f, 0.0f, (float)frame, 0.5f);
+		break;
+	case 8:
+		ccsw_f_note(w, note_obj, frame == 8 ? 0x8001 : 4, frame);
+		break;
+	}
+}
+
+/* strNNNN: object stubs marked '#' (defined in strNNNNe), a Layer, Pcm
+ * audio and the frames. */
+static struct ccsw *cutscene_scene(const struct cutscene *c)
+{
+	char stem[16], own[40], ext[40];
+	snprintf(stem, sizeof stem, "str%04u", c->number);
+	snprintf(own, sizeof own, " c:\\str\\str%04up.max", c->number);
+	snprintf(ext, sizeof ext, "#c:\\str\\str%04u.max", c->number);
+	struct ccsw *w = ccsw_new(stem, 0x100);
+	ccsw_set_stream_tags(w, true);
+	uint32_t fown = ccsw_file(w, own), fext = ccsw_file(w, ext);
+	uint32_t objs[3];
+	for (uint32_t i = 0; i < 3; i++)
+		objs[i] = objectf(w, fext, "OBJ_s%04u_%u", c->number, i);
+	uint32_t mdl = objectf(w, fext, "MDL_s%04u_0", c->number);
+	(void)mdl;              /* '#', no chunk here: a link in the tree */
+	uint32_t cam = objectf(w, fext, "CAM_main");
+	uint32_t mat = objectf(w, fext, "MAT_s%04u_1", c->number);
+	uint32_t mph = objectf(w, fext, "MPH_ribbon");
+	uint32_t tgt[2] = { objectf(w, fext, "MDL_tgtA"),
+			    objectf(w, fext, "MDL_tgtB") };
+	uint32_t clump = objectf(w, fown, "CMP_str%04u", c->number);
+	uint32_t layers[3] = { objectf(w, fown, "LYR_sky"),
+			       objectf(w, fown, "LYR_main"),
+			       objectf(w, fown, "LYR_shade") };
+	if (c->rich)            /* in no file of the pair: the common files' */
+		objectf(w, fext, "OBJ_cmn_kite");
+
+	ccsw_setup(w);
+	ccsw_clump(w, clump, 3, objs);
+	const uint8_t kinds[3] = { 0, 0, 1 };
+	ccsw_layer(w, 3, kinds, layers);
+	for (uint32_t i = 0; i < 3; i++)
+		ccsw_obj2(w, objs[i], i == 2 ? 3 : 0, i == 0 ? mph : 0,
+			  layers[i % 2], i == 2 ? layers[2] : 0);
+	ccsw_opaque(w, CCSW_SHADOW, layers[2], 4, c->seed + 20);
+
+	struct rng r = { c->seed };
+	uint32_t sample = 0, first = 8;
+	ccsw_pcm(w, 0, 1, 0, first, NULL, sample);
+	sample += first * 256;
+	ccsw_frame(w, c->frames);
+	for (uint32_t fr = 0; fr < c->frames; fr++) {
+		ccsw_top(w, fr);
+		for (uint32_t i = 0; i < 2; i++) {
+			struct ccsw_f_obj fo = {
+				.object = objs[i], .flag = 0,
+				.pos = { (float)fr * (i ? -1.0f : 1.0f), 0, 10 },
+				.rot = { 0, 0, (float)(fr * 3 % 360) },
+				.scale = { 1, 1, 1 }, .tp = 1, .disp_sw = 1,
+			};
+			ccsw_f_obj(w, &fo);
+		}
+		uint16_t blocks = (uint16_t)rng_range(&r, 2, 7);
+		ccsw_f_pcm(w, 0, blocks, NULL, sample);
+		sample += blocks * 256u;
+		if (c->rich)
+			cutscene_extras(w, fr, cam, mat, mph, tgt, objs[2],
+					objs[0]);
+	}
+	ccsw_end(w);
+	return w;
+}
+
+void put_cutscene(struct archive_out *ao, const struct cutscene *c,
+			 struct rng *r)
+{
+	char name[24];
+	snprintf(name, sizeof name, "str%04ue.tmp", c->number);
+	put_scene(ao, name, cutscene_setup(c), rng_mtime(r));
+	snprintf(name, sizeof name, "str%04u.tmp", c->number);
+	put_scene(ao, name, cutscene_scene(c), rng_mtime(r));
+}
