@@ -56,7 +56,7 @@ echo "built $OUT/ccsfs-check"
 unit_tests=
 if pkg-config --exists cmocka; then
 	gen=
-	for c in "$SRCDIR"/tests/gen/ccsw.c "$SRCDIR"/tests/gen/gzw.c "$SRCDIR"/tests/gen/dbw.c; do
+	for c in "$SRCDIR"/tests/gen/ccsw*.c "$SRCDIR"/tests/gen/gzw.c "$SRCDIR"/tests/gen/dbw.c "$SRCDIR"/tests/gen/elfw.c; do
 		o=$OUT/obj/gen_$(basename "$c" .c).o
 		$TSAN_CC $CFLAGS $CPPFLAGS -c "$c" -o "$o" || exit 1
 		gen="$gen $o"
