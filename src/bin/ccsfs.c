@@ -14,6 +14,7 @@
 #include "fuse/fuse_ops.h"
 #include "tree/tree.h"
 #include "util/log.h"
+#include "util/numfmt.h"
 #include "views/source.h"
 
 #define DEFAULT_CACHE_SIZE ((size_t)256 << 20)
@@ -79,37 +80,13 @@ static int opt_proc(void *data, const char *arg, int key,
 	return 1;
 }
 
-/* "256M" -> bytes; 0 when malformed. */
-static size_t parse_size(const char *s)
-{
-	char *end;
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, 10);
-	if (errno || end == s)
-		return 0;
-	unsigned shift = 0;
-	switch (*end) {
-	case 'k': case 'K': shift = 10; end++; break;
-	case 'm': case 'M': shift = 20; end++; break;
-	case 'g': case 'G': shift = 30; end++; break;
-	default: break;
-	}
-	if (*end == 'i' && *(end + 1) == 'B')
-		end += 2;
-	else if (*end == 'B')
-		end++;
-	if (*end || v > (SIZE_MAX >> shift))
-		return 0;
-	return (size_t)(v << shift);
-}
-
 static int size_option(const char *value, const char *name, size_t dflt,
 		       size_t *out)
 {
 	*out = dflt;
 	if (!value)
 		return 0;
-	*out = parse_size(value);
+	*out = numfmt_parse_size(value);
 	if (*out)
 		return 0;
 	fprintf(stderr, "ccsfs: -o %s=%s: not a size (a number with K, M or G)\n",

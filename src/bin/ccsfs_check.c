@@ -16,6 +16,7 @@
 #include "bin/check.h"
 #include "tree/tree.h"
 #include "util/log.h"
+#include "util/numfmt.h"
 #include "views/source.h"
 
 #define PROG "ccsfs-check"
@@ -52,30 +53,6 @@ static void usage(void)
 	       "    -V, --version          the version\n");
 }
 
-/* "256M" -> bytes; 0 when malformed (as ccsfs's -o cache_size). */
-static size_t parse_size(const char *s)
-{
-	char *end;
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, 10);
-	if (errno || end == s || *s == '-')
-		return 0;
-	unsigned shift = 0;
-	switch (*end) {
-	case 'k': case 'K': shift = 10; end++; break;
-	case 'm': case 'M': shift = 20; end++; break;
-	case 'g': case 'G': shift = 30; end++; break;
-	default: break;
-	}
-	if (*end == 'i' && *(end + 1) == 'B')
-		end += 2;
-	else if (*end == 'B')
-		end++;
-	if (*end || v > (SIZE_MAX >> shift))
-		return 0;
-	return (size_t)(v << shift);
-}
-
 static int usage_error(const char *what, const char *arg)
 {
 	fprintf(stderr, PROG ": %s%s\nTry '" PROG " --help'.\n", what,
@@ -92,7 +69,7 @@ static int parse_option(struct options *o, const char *a)
 	else if (!strcmp(a, "--json"))
 		o->json = true;
 	else if (!strncmp(a, "--cache-size=", 13)) {
-		o->cache_size = parse_size(a + 13);
+		o->cache_size = numfmt_parse_size(a + 13);
 		if (!o->cache_size)
 			return usage_error("not a size (a number with K, M or G): ",
 					   a);

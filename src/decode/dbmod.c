@@ -12,21 +12,12 @@
 #include "decode/dbmod.h"
 #include "decode/dbmod_priv.h"
 #include "util/bytes.h"
+#include "util/reason.h"
 
 #define OFFSET_MASK 0x1fffffu           /* low 21 bits of a table word */
 #define ID_SHIFT 21
 #define ID_COUNT 2048                   /* 11 bits of id */
 #define BOUNDS_BYTES 16
-
-void dbmod_why(char *why, size_t why_len, const char *fmt, ...)
-{
-	if (!why || !why_len)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(why, why_len, fmt, ap);
-	va_end(ap);
-}
 
 static int cmp_u64(const void *a, const void *b)
 {
@@ -88,7 +79,7 @@ static bool place_tables(const struct dbmod *db, enum dbmod_base base,
 	bool order = hdr_end <= b && b <= v && f < db->len &&
 		     (m->colours ? v <= c && c <= f : v <= f);
 	if (!order) {
-		dbmod_why(why, why_len, "offsets out of order: header end 0x%"
+		reason_set(why, why_len, "offsets out of order: header end 0x%"
 			PRIx64 ", bounds 0x%" PRIx64 ", vertices 0x%" PRIx64
 			", colours 0x%" PRIx64 ", faces 0x%" PRIx64
 			", file size 0x%zx", hdr_end, b, v, c, f, db->len);
@@ -108,12 +99,12 @@ static int read_table(struct dbmod *db, char *why, size_t why_len)
 	db->count = cur_u16(&c);
 	(void)cur_u16(&c);
 	if (c.bad || magic != DBMOD_MAGIC) {
-		dbmod_why(why, why_len, "no 0xc0de0001 header");
+		reason_set(why, why_len, "no 0xc0de0001 header");
 		return -EIO;
 	}
 	db->table_end = 8 + 4 * (size_t)db->count;
 	if (db->table_end > db->len) {
-		dbmod_why(why, why_len, "table of %u entries runs past the file "
+		reason_set(why, why_len, "table of %u entries runs past the file "
 			"(size 0x%zx)", db->count, db->len);
 		return -EIO;
 	}
@@ -213,7 +204,7 @@ static int check_tables(const struct dbmod *db, const struct dbmod_entry *e,
 			struct dbmod_model *m, char *why, size_t why_len)
 {
 	if (!read_header(db, e, m)) {
-		dbmod_why(why, why_len, "model at 0x%" PRIx64 " runs past the "
+		reason_set(why, why_len, "model at 0x%" PRIx64 " runs past the "
 			"file (size 0x%zx)", e->offset, db->len);
 		return -EIO;
 	}
@@ -228,7 +219,7 @@ static int check_tables(const struct dbmod *db, const struct dbmod_entry *e,
 	};
 	for (int i = 0; i < 3; i++) {
 		if (t[i].bytes && t[i].at + t[i].bytes > db->len) {
-			dbmod_why(why, why_len, "%s at 0x%zx (0x%" PRIx64
+			reason_set(why, why_len, "%s at 0x%zx (0x%" PRIx64
 				" bytes) runs past the file (size 0x%zx)",
 				t[i].name, t[i].at, t[i].bytes, db->len);
 			return -EIO;
@@ -241,7 +232,7 @@ static int entry_at(const struct dbmod *db, size_t position,
 		    const struct dbmod_entry **e, char *why, size_t why_len)
 {
 	if (position >= db->count || !db->entries[position].present) {
-		dbmod_why(why, why_len, "no model at table position %zu",
+		reason_set(why, why_len, "no model at table position %zu",
 			position);
 		return -ENOENT;
 	}

@@ -79,13 +79,13 @@ static bool face_in_range(const struct dbmod_model *m, const struct dbmod_face *
 	const struct dbmod_kind_info *k = &dbmod_kinds[f->kind];
 	for (unsigned i = 0; i < k->corners; i++) {
 		if (f->v[i] >= m->vertices) {
-			dbmod_why(why, why_len, "face %u (%s at 0x%zx) names "
+			reason_set(why, why_len, "face %u (%s at 0x%zx) names "
 				"vertex %u, past the count %u", f->index,
 				k->name, f->at, f->v[i], m->vertices);
 			return false;
 		}
 		if (k->indexed && f->c[i] >= m->colours) {
-			dbmod_why(why, why_len, "face %u (%s at 0x%zx) names "
+			reason_set(why, why_len, "face %u (%s at 0x%zx) names "
 				"colour %u, past the count %u", f->index,
 				k->name, f->at, f->c[i], m->colours);
 			return false;
@@ -103,7 +103,7 @@ int dbmod_walk_faces(const struct dbmod *db, struct dbmod_model *m,
 {
 	size_t limit = face_limit(db, m->offset);
 	if (m->face_list >= limit) {
-		dbmod_why(why, why_len, "face list at 0x%zx is past the model's "
+		reason_set(why, why_len, "face list at 0x%zx is past the model's "
 			"end 0x%zx", m->face_list, limit);
 		return -EIO;
 	}
@@ -126,7 +126,7 @@ int dbmod_walk_faces(const struct dbmod *db, struct dbmod_model *m,
 		if (c.bad)
 			break;
 		if (kind < 0) {
-			dbmod_why(why, why_len, "unknown face kind 0x%04x at "
+			reason_set(why, why_len, "unknown face kind 0x%04x at "
 				"0x%zx", code, section);
 			return -EIO;
 		}
@@ -134,7 +134,7 @@ int dbmod_walk_faces(const struct dbmod *db, struct dbmod_model *m,
 			struct dbmod_face f = { .index = index++, .at = c.pos };
 			read_face(&c, (enum dbmod_kind)kind, &f);
 			if (c.bad) {
-				dbmod_why(why, why_len, "face %u (%s at 0x%zx) "
+				reason_set(why, why_len, "face %u (%s at 0x%zx) "
 					"runs past 0x%zx with no 0xff end",
 					f.index, dbmod_kinds[kind].name, f.at, limit);
 				return -EIO;
@@ -147,7 +147,7 @@ int dbmod_walk_faces(const struct dbmod *db, struct dbmod_model *m,
 				return rc;
 		}
 	}
-	dbmod_why(why, why_len, "face list from 0x%zx reaches 0x%zx (%s) with "
+	reason_set(why, why_len, "face list from 0x%zx reaches 0x%zx (%s) with "
 		"no 0xff end", m->face_list, limit,
 		limit == db->len ? "the file's end" : "the next model");
 	return -EIO;

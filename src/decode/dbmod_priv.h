@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "decode/dbmod.h"
+#include "util/reason.h"
 
 #define DBMOD_VERTEX_BYTES 8            /* s16 x, y, z, w */
 #define DBMOD_COLOUR_BYTES 4            /* r, g, b, pad */
@@ -42,10 +43,6 @@ struct dbmod_face {
 };
 
 typedef int (*dbmod_face_fn)(void *ctx, const struct dbmod_face *f);
-
-/* A one-line reason into why (which may be NULL), as snprintf. */
-void dbmod_why(char *why, size_t why_len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
 
 /* Walks the face list from its start to the 0xff end, calling fn (which
  * may be NULL) with every face; checks each face's indices.  Sets m->end

@@ -18,6 +18,7 @@
 #include "ccsf/layout.h"
 #include "decode/model.h"
 #include "util/bytes.h"
+#include "util/reason.h"
 
 struct decoder {
 	const uint8_t *p;
@@ -439,12 +440,6 @@ static int decode_mmat(struct decoder *d, uint32_t index,
 	}
 }
 
-static void set_why(char *why, size_t why_len, const char *text)
-{
-	if (why && why_len)
-		snprintf(why, why_len, "%s", text);
-}
-
 /* The model header: 28 bytes with the chunk header and the padding. */
 static int model_header(struct decoder *d, uint16_t version,
 			struct ccsf_model *h, char *why, size_t why_len)
@@ -457,15 +452,15 @@ static int model_header(struct decoder *d, uint16_t version,
 	m->mmats_declared = h->mmats;
 	m->flag = h->flag;
 	if (rc) {
-		set_why(why, why_len, "the model header is cut short");
+		reason_set(why, why_len, "%s", "the model header is cut short");
 		return -EIO;
 	}
 	if (rd_u16le(d->p) != CCSF_MODEL) {
-		set_why(why, why_len, "not a model chunk");
+		reason_set(why, why_len, "%s", "not a model chunk");
 		return -EIO;
 	}
 	if (ccsf_model_layout_unknown(m->mtype, m->mmats_declared)) {
-		set_why(why, why_len, "mtype bit 0x02: a layout no file uses");
+		reason_set(why, why_len, "%s", "mtype bit 0x02: a layout no file uses");
 		return -EIO;
 	}
 	return 0;
@@ -477,7 +472,7 @@ int model_decode(const uint8_t *p, size_t len, uint16_t version,
 	memset(m, 0, sizeof *m);
 	struct decoder d = { .p = p, .len = len, .m = m };
 	struct ccsf_model h;
-	set_why(why, why_len, "");
+	reason_set(why, why_len, "%s", "");
 	int rc = model_header(&d, version, &h, why, why_len);
 	struct ccsf_mmat_iter it;
 	ccsf_mmat_begin(&it, p, len, &h);

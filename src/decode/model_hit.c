@@ -11,12 +11,7 @@
 #include "decode/model_fmt.h"
 #include "util/bytes.h"
 #include "util/numfmt.h"
-
-static void set_why(char *why, size_t why_len, const char *text)
-{
-	if (why && why_len)
-		snprintf(why, why_len, "%s", text);
-}
+#include "util/reason.h"
 
 static void put_hit_v(struct strbuf *sb, const uint8_t *pos)
 {
@@ -85,13 +80,13 @@ int hit_obj(const uint8_t *p, size_t len, const struct model_env *env,
 	uint16_t groups = cur_u16(&c);
 	(void)cur_u16(&c);                           /* pad */
 	uint32_t total = cur_u32(&c);
-	set_why(why, why_len, "");
+	reason_set(why, why_len, "%s", "");
 	if (c.bad) {
-		set_why(why, why_len, "the hit header is cut short");
+		reason_set(why, why_len, "%s", "the hit header is cut short");
 		return -EIO;
 	}
 	if (kind != CCSF_HIT) {
-		set_why(why, why_len, "not a hit chunk");
+		reason_set(why, why_len, "%s", "not a hit chunk");
 		return -EIO;
 	}
 	const char *name = obj_env_name(env, object);

@@ -18,6 +18,7 @@
 
 #include "decode/texture.h"
 #include "util/bufpool.h"
+#include "util/reason.h"
 #include "util/strbuf.h"
 
 /* Encoder settings, measured on a 256 x 256 8-bit CCSW_PAT_NOISY texture
@@ -42,20 +43,6 @@
 #define PNG_ZLIB_LEVEL 1
 #define PNG_FILTERS PNG_FILTER_NONE
 
-static void say(char *why, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-/* The reason texture.h promises, at most TEXTURE_WHY bytes. */
-static void say(char *why, const char *fmt, ...)
-{
-	if (!why)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(why, TEXTURE_WHY, fmt, ap);
-	va_end(ap);
-}
-
 /* What the libpng callbacks share; libpng reaches it through its io and
  * error pointers. */
 struct png_sink {
@@ -66,7 +53,7 @@ struct png_sink {
 static void png_on_error(png_structp png, png_const_charp msg)
 {
 	struct png_sink *sink = png_get_error_ptr(png);
-	say(sink->why, "libpng: %s", msg);
+	reason_set(sink->why, TEXTURE_WHY, "libpng: %s", msg);
 	png_longjmp(png, 1);
 }
 
@@ -115,7 +102,7 @@ static int check_text(const struct png_text_entry *text, size_t n,
 		size_t k = text[i].key ? strlen(text[i].key) : 0;
 		if (k == 0 || k > 79 || !is_printable_ascii(text[i].key) ||
 		    !text[i].text) {
-			say(why, "png: text entry %zu needs a key of 1-79 "
+			reason_set(why, TEXTURE_WHY, "png: text entry %zu needs a key of 1-79 "
 			    "printable ASCII characters and a text", i);
 			return -EINVAL;
 		}
@@ -294,7 +281,7 @@ static int write_png(struct png_job *job, uint8_t **png_out, size_t *len,
 	struct png_sink sink = { STRBUF_INIT, why };
 	uint8_t *row = malloc(job->img->width / 2 + 1);
 	if (!row) {
-		say(why, "png: out of memory");
+		reason_set(why, TEXTURE_WHY, "png: out of memory");
 		return -ENOMEM;
 	}
 	job->row = row;
@@ -304,7 +291,7 @@ static int write_png(struct png_job *job, uint8_t **png_out, size_t *len,
 	if (png_libdeflate_on && !deflate_rows(job, &idat, &idat_len)) {
 		free(row);
 		bufpool_free(idat);
-		say(why, "png: out of memory");
+		reason_set(why, TEXTURE_WHY, "png: out of memory");
 		return -ENOMEM;
 	}
 #endif
@@ -316,7 +303,7 @@ static int write_png(struct png_job *job, uint8_t **png_out, size_t *len,
 		png_destroy_write_struct(&png, NULL);
 		free(row);
 		bufpool_free(idat);
-		say(why, "png: out of memory");
+		reason_set(why, TEXTURE_WHY, "png: out of memory");
 		return -ENOMEM;
 	}
 	if (setjmp(png_jmpbuf(png))) {
@@ -333,7 +320,7 @@ static int write_png(struct png_job *job, uint8_t **png_out, size_t *len,
 	bufpool_free(idat);
 	int rc = sb_finish(&sink.out, png_out, len);
 	if (rc)
-		say(why, "png: out of memory");
+		reason_set(why, TEXTURE_WHY, "png: out of memory");
 	return rc;
 }
 
@@ -343,7 +330,7 @@ static int check_indices(const struct indexed_image *img, uint32_t colours,
 	size_t n = (size_t)img->width * img->height;
 	for (size_t k = 0; k < n; k++) {
 		if (img->index[k] >= colours) {
-			say(why, "png: pixel (%zu, %zu) has index %u, the PLTE "
+			reason_set(why, TEXTURE_WHY, "png: pixel (%zu, %zu) has index %u, the PLTE "
 			    "has %" PRIu32 " colours", k % img->width,
 			    k / img->width, img->index[k], colours);
 			return -EINVAL;
@@ -357,7 +344,7 @@ static int check_image(const struct indexed_image *img, char *why)
 	if (!img->index || !img->width || !img->height ||
 	    img->width > (1u << TEXTURE_MAX_LOG2) ||
 	    img->height > (1u << TEXTURE_MAX_LOG2)) {
-		say(why, "png: image is empty or above 1024 pixels a side");
+		reason_set(why, TEXTURE_WHY, "png: image is empty or above 1024 pixels a side");
 		return -EINVAL;
 	}
 	return 0;
@@ -370,7 +357,7 @@ int texture_png(const struct indexed_image *img, uint8_t psm,
 	*png = NULL;
 	*png_len = 0;
 	if (psm != TEXTURE_PSMT8 && psm != TEXTURE_PSMT4) {
-		say(why, "png: psm 0x%02x is neither 0x13 nor 0x14", psm);
+		reason_set(why, TEXTURE_WHY, "png: psm 0x%02x is neither 0x13 nor 0x14", psm);
 		return -EINVAL;
 	}
 	int bit_depth = psm == TEXTURE_PSMT4 ? 4 : 8;
@@ -378,7 +365,7 @@ int texture_png(const struct indexed_image *img, uint8_t psm,
 	if (colours > (1u << bit_depth))
 		colours = 1u << bit_depth;
 	if (colours == 0) {
-		say(why, "png: the palette is empty");
+		reason_set(why, TEXTURE_WHY, "png: the palette is empty");
 		return -EINVAL;
 	}
 	int rc = check_image(img, why);
@@ -401,7 +388,7 @@ int palette_png(const struct palette *pal, const struct png_text_entry *text,
 	*png = NULL;
 	*png_len = 0;
 	if (pal->count == 0 || pal->count > CLUT_MAX_COLOURS) {
-		say(why, "png: palette of %" PRIu32 " colours", pal->count);
+		reason_set(why, TEXTURE_WHY, "png: palette of %" PRIu32 " colours", pal->count);
 		return -EINVAL;
 	}
 	int rc = check_text(text, text_count, why);
@@ -420,7 +407,7 @@ int palette_png(const struct palette *pal, const struct png_text_entry *text,
 	if (!rgba || !img.index) {
 		free(rgba);
 		free(img.index);
-		say(why, "png: out of memory");
+		reason_set(why, TEXTURE_WHY, "png: out of memory");
 		return -ENOMEM;
 	}
 	memcpy(rgba, pal->rgba, (size_t)pal->count * 4);

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* numfmt.c - floats as "%.9g" writes them, several times faster. */
+/* numfmt.c - floats as "%.9g" writes them, several times faster, and
+ * sizes as the options take them. */
 #include "config.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "util/numfmt.h"
@@ -174,4 +177,28 @@ void sb_put_float(struct strbuf *sb, float f)
 {
 	char buf[NUMFMT_FLOAT_MAX];
 	sb_append(sb, buf, numfmt_float(f, buf));
+}
+
+size_t numfmt_parse_size(const char *s)
+{
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 10);
+	/* strtoull takes "-1" as ULLONG_MAX: a sign is refused first. */
+	if (errno || end == s || strchr(s, '-'))
+		return 0;
+	unsigned shift = 0;
+	switch (*end) {
+	case 'k': case 'K': shift = 10; end++; break;
+	case 'm': case 'M': shift = 20; end++; break;
+	case 'g': case 'G': shift = 30; end++; break;
+	default: break;
+	}
+	if (*end == 'i' && *(end + 1) == 'B')
+		end += 2;
+	else if (*end == 'B')
+		end++;
+	if (*end || v > (SIZE_MAX >> shift))
+		return 0;
+	return (size_t)(v << shift);
 }

@@ -26,4 +26,8 @@ char *numfmt_uint(char *o, uint64_t v);
 void numfmt_digits(char *end, uint64_t v, unsigned n);
 void sb_put_float(struct strbuf *sb, float f);
 
+/* A size as the options take it: "256M", "64MiB", "1g", "4096" -> bytes;
+ * 0 when malformed, negative or too large for size_t. */
+size_t numfmt_parse_size(const char *s);
+
 #endif

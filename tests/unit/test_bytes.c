@@ -4,6 +4,7 @@
 
 #include "testutil.h"
 #include "util/bytes.h"
+#include "util/numfmt.h"
 #include "util/vec.h"
 
 #include <errno.h>
@@ -115,6 +116,22 @@ static void vec_refuses_overflow_and_keeps_the_array(void **state)
 	free(v);
 }
 
+static void sizes_as_options_take_them(void **state)
+{
+	(void)state;
+	assert_int_equal(numfmt_parse_size("4096"), 4096);
+	assert_int_equal(numfmt_parse_size("256M"), 256u << 20);
+	assert_int_equal(numfmt_parse_size("64MiB"), 64u << 20);
+	assert_int_equal(numfmt_parse_size("1g"), 1u << 30);
+	assert_int_equal(numfmt_parse_size("16kB"), 16u << 10);
+	assert_int_equal(numfmt_parse_size(""), 0);
+	assert_int_equal(numfmt_parse_size("M"), 0);
+	assert_int_equal(numfmt_parse_size("-1"), 0);
+	assert_int_equal(numfmt_parse_size("12T"), 0);
+	assert_int_equal(numfmt_parse_size("99999999999999999999"), 0);
+	assert_int_equal(numfmt_parse_size("17179869184G"), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -126,6 +143,7 @@ int main(void)
 		cmocka_unit_test(writers_round_trip),
 		cmocka_unit_test(vec_grows_by_doubling),
 		cmocka_unit_test(vec_refuses_overflow_and_keeps_the_array),
+		cmocka_unit_test(sizes_as_options_take_them),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
