@@ -40,7 +40,9 @@ int gzip_parse_header(const uint8_t *p, size_t len, struct gzip_header *h)
 	if (!(h->flags & GZ_FNAME))
 		return 0;
 	size_t i = 10;
-	while (i < len && i - 10 <= GZIP_NAME_MAX && p[i] != 0) {
+	/* At most GZIP_NAME_MAX bytes before the NUL: h->name holds that
+	 * many and the NUL. */
+	while (i < len && i - 10 < GZIP_NAME_MAX && p[i] != 0) {
 		if (p[i] < 0x20 || p[i] > 0x7e)
 			return -EINVAL;
 		i++;

@@ -372,6 +372,30 @@ static void parses_headers(void **state)
 	assert_int_equal(gzip_parse_header(bad, sizeof bad, &h), -EINVAL);
 }
 
+/* A name of GZIP_NAME_MAX bytes fits h.name with its NUL; one byte more
+ * is refused, never written past the field (the fuzzer found that). */
+static void name_of_the_longest_length(void **state)
+{
+	(void)state;
+	uint8_t hdr[10 + GZIP_NAME_MAX + 2 + 4];
+	static const uint8_t head[10] = { 0x1f, 0x8b, 8, 8, 0, 0, 0, 0, 0, 3 };
+	for (size_t n = GZIP_NAME_MAX - 1; n <= GZIP_NAME_MAX + 1; n++) {
+		memset(hdr, 0xaa, sizeof hdr);
+		memcpy(hdr, head, sizeof head);
+		memset(hdr + 10, 'x', n);
+		hdr[10 + n] = 0;
+		struct gzip_header h;
+		int rc = gzip_parse_header(hdr, sizeof hdr, &h);
+		if (n <= GZIP_NAME_MAX) {
+			assert_int_equal(rc, 0);
+			assert_int_equal(strlen(h.name), n);
+			assert_int_equal(h.length, 10 + n + 1);
+		} else {
+			assert_int_equal(rc, -EINVAL);
+		}
+	}
+}
+
 /* Every inflation test runs twice: libdeflate's path (when built with
  * it) and zlib's, which broken members and builds without it take. */
 static int with_libdeflate(void **state)
@@ -405,6 +429,7 @@ int main(void)
 		BOTH(bomb_claiming_4gib_is_efbig),
 		BOTH(isize_claiming_4gib_fails_small),
 		cmocka_unit_test(parses_headers),
+		cmocka_unit_test(name_of_the_longest_length),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
