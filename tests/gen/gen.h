@@ -90,6 +90,7 @@ struct cutscene {
 };
 
 void die(const char *fmt, ...);
+char *xvasprintf(const char *fmt, va_list ap);
 char *xasprintf(const char *fmt, ...);
 void make_dirs(const char *path);
 void write_file(const char *path, const void *p, size_t n);

@@ -12,10 +12,8 @@
 uint32_t objectf(struct ccsw *w, uint32_t file, const char *fmt, ...)
 {
 	va_list ap;
-	char *s;
 	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		die("out of memory");
+	char *s = xvasprintf(fmt, ap);
 	va_end(ap);
 	uint32_t id = ccsw_object_str(w, s, file);
 	free(s);
