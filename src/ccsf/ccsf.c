@@ -336,3 +336,27 @@ size_t ccsf_scene_bytes(const struct ccsf_scene *s)
 	       (size_t)s->object_count * sizeof *s->objects +
 	       (size_t)s->chunk_count * sizeof *s->chunks;
 }
+
+const uint8_t *ccsf_chunk_payload(const struct ccsf_chunk *c,
+				  const uint8_t *data, size_t len,
+				  size_t *payload_len)
+{
+	if (c->length < CCSF_CHUNK_HEADER || c->offset > len ||
+	    c->length > len - c->offset)
+		return NULL;
+	*payload_len = c->length - CCSF_CHUNK_HEADER;
+	return data + c->offset + CCSF_CHUNK_HEADER;
+}
+
+int ccsf_find_owned(const struct ccsf_scene *s, uint16_t kind,
+		    uint32_t object, uint32_t *chunk)
+{
+	for (uint32_t i = 0; object && i < s->chunk_count; i++) {
+		const struct ccsf_chunk *c = &s->chunks[i];
+		if (c->kind == kind && c->object == object && !c->in_frames) {
+			*chunk = i;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}

@@ -122,6 +122,17 @@ void ccsf_scene_free(struct ccsf_scene *scene);
 /* The memory a walked scene holds, for the cache's bound. */
 size_t ccsf_scene_bytes(const struct ccsf_scene *scene);
 
+/* The payload of a walked chunk (after its 8-byte header) within the
+ * len bytes of data, or NULL when the chunk does not fit in them. */
+const uint8_t *ccsf_chunk_payload(const struct ccsf_chunk *c,
+				  const uint8_t *data, size_t len,
+				  size_t *payload_len);
+
+/* The first setup-section chunk of a kind that object owns: 0 and *chunk
+ * set, or -ENOENT (also for object 0). */
+int ccsf_find_owned(const struct ccsf_scene *s, uint16_t kind,
+		    uint32_t object, uint32_t *chunk);
+
 /* Limits on what a file may claim, so a lying count cannot make the walk
  * allocate without bound.  They are far above anything on the discs. */
 #define CCSF_MAX_FILES   65536u

@@ -8,8 +8,10 @@
 #include <string.h>
 
 #include "decode/anime.h"
+#include "decode/xform.h"
 #include "util/bytes.h"
 #include "util/numfmt.h"
+#include "util/reason.h"
 
 /* One field of a kind: its selector's first bit, its name, its value. */
 struct field_layout {
@@ -197,4 +199,69 @@ void anime_controller_text(const struct anime_controller *c,
 			sb_puts(out, "\n");
 		}
 	}
+}
+
+int anime_each_record(const uint8_t *p, size_t len, anime_record_fn fn,
+		      void *arg, char *why, size_t why_len)
+{
+	if (len < 12) {
+		reason_set(why, why_len, "%zu bytes, too short for the "
+			   "object, frames and words", len);
+		return -EIO;
+	}
+	struct anime_record r = { .frame = -1 };
+	for (size_t off = 12; off < len;) {
+		if (len - off < 8) {
+			reason_set(why, why_len, "%zu bytes at +%zu, less than "
+				   "a record header", len - off, off);
+			return -EIO;
+		}
+		r.kind = rd_u16le(p + off);
+		uint64_t rlen = 4 * (uint64_t)rd_u32le(p + off + 4);
+		if (rlen > len - off - 8) {
+			reason_set(why, why_len, "record of kind 0x%04x at "
+				   "+%zu runs past the chunk", r.kind, off);
+			return -EIO;
+		}
+		r.p = p + off + 8;
+		r.len = (size_t)rlen;
+		r.offset = off;
+		if (r.kind == 0xff01 && r.len >= 4)
+			r.frame = (int32_t)rd_u32le(r.p);
+		fn(&r, arg);
+		off += 8 + r.len;
+	}
+	return 0;
+}
+
+static const struct anime_field *field_named(const struct anime_controller *c,
+					     const char *name)
+{
+	for (unsigned i = 0; i < c->field_count; i++)
+		if (!strcmp(c->fields[i].name, name))
+			return &c->fields[i];
+	return NULL;
+}
+
+void anime_field_first(const struct anime_controller *c, const char *name,
+		       const float def[3], float out[3])
+{
+	const struct anime_field *f = field_named(c, name);
+	memcpy(out, def, 3 * sizeof *out);
+	if (!f || (f->mode == ANIME_KEYED && f->keys == 0))
+		return;
+	uint32_t frame;
+	anime_field_value(f, 0, &frame, out);
+	if (f->mode == ANIME_KEYED && !strcmp(name, "rotation"))
+		for (int i = 0; i < 3; i++)
+			out[i] = xform_round_angle(out[i]);
+}
+
+void anime_object_pose(const struct anime_controller *c, float t[3],
+		       float r_deg[3], float s[3])
+{
+	static const float zero[3] = { 0, 0, 0 }, one[3] = { 1, 1, 1 };
+	anime_field_first(c, "position", zero, t);
+	anime_field_first(c, "rotation", zero, r_deg);
+	anime_field_first(c, "scale", one, s);
 }

@@ -65,4 +65,36 @@ unsigned anime_field_value(const struct anime_field *f, uint32_t k,
 void anime_controller_text(const struct anime_controller *c,
 			   struct strbuf *out);
 
+/* One record of an Anime chunk: its kind, its payload, where it starts
+ * (from the chunk's payload) and the frame of the latest Top before it
+ * (-1 before the first). */
+struct anime_record {
+	int32_t frame;
+	uint16_t kind;
+	const uint8_t *p;
+	size_t len;
+	size_t offset;
+};
+typedef void (*anime_record_fn)(const struct anime_record *r, void *arg);
+
+/* Calls fn for each record of an Anime chunk (p: its payload, after the
+ * chunk header: object, frames, words, then the records).  0 when the
+ * records fill the chunk, -EIO with why set when the chunk is too short
+ * for its three words or a record runs past it (fn has seen the records
+ * before it). */
+int anime_each_record(const uint8_t *p, size_t len, anime_record_fn fn,
+		      void *arg, char *why, size_t why_len);
+
+/* An object controller's values at frame 0 (doc/formats/anime.md,
+ * Posing): a constant field's value, a keyed field's first key (angles
+ * rounded as the game plays them), an absent field's default (position
+ * and rotation 0, scale 1). */
+void anime_object_pose(const struct anime_controller *c, float t[3],
+		       float r_deg[3], float s[3]);
+
+/* The first key's value of a field (or its constant), or def when the
+ * controller has no such field: out holds 3 floats. */
+void anime_field_first(const struct anime_controller *c, const char *name,
+		       const float def[3], float out[3]);
+
 #endif

@@ -18,6 +18,7 @@
 #include "ccsf/ccsf.h"
 #include "decode/chunk_text.h"
 #include "decode/cutscene.h"
+#include "decode/scene_gltf.h"
 #include "util/log.h"
 #include "util/names.h"
 #include "util/strbuf.h"
@@ -243,13 +244,35 @@ static int produce_scene_text(struct fs *fs, struct node *n, uint8_t **data,
 	return sb_finish(&sb, data, len);
 }
 
+static const char *scene_object_name_cb(void *ctx, uint32_t index)
+{
+	return member_object_name(ctx, index);
+}
+
+/* scene.glb: the whole scene, posed and animated, made when read. */
+static int produce_scene_glb(struct fs *fs, struct node *n, uint8_t **data,
+			     size_t *len)
+{
+	struct member *m = n->u.made.ctx;
+	struct cache_ref ref;
+	int rc = member_bytes(fs, m, &ref);
+	if (rc < 0)
+		return rc;
+	char source[1024];
+	snprintf(source, sizeof source, "%s/%s", m->ar->tree_path, m->name);
+	struct scene_env env = { m, scene_object_name_cb, source };
+	rc = scene_glb(&m->scene, ref.data, ref.len, &env, data, len);
+	cache_put(fs->cache, &ref);
+	return rc;
+}
+
 /* ---- the member directory ---- */
 
 /* Names the member directory holds besides its objects. */
 static bool reserved_name(const struct member *m, const char *name)
 {
 	static const char *fixed[] = { "scene.txt", "chunks", "error.txt",
-				       "frames.txt", "audio.wav" };
+				       "frames.txt", "audio.wav", "scene.glb" };
 	for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
 		if (strcmp(name, fixed[i]) == 0)
 			return true;
@@ -433,6 +456,8 @@ int member_populate(struct fs *fs, struct node *dir)
 		dir_add_made(&b, "error.txt", t, produce_error_text, m, 0);
 	if (rc == 0 && m->walked) {
 		dir_add_made(&b, "scene.txt", t, produce_scene_text, m, 0);
+		if (scene_has_nodes(&m->scene))
+			dir_add_made(&b, "scene.glb", t, produce_scene_glb, m, 0);
 		struct node *chunks = dir_add_dir(&b, "chunks", t, NULL, NULL);
 		rc = chunks ? populate_chunks(fs, m, chunks) : -ENOMEM;
 		/* Objects are checked against the bytes as they are listed,

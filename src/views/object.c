@@ -13,6 +13,7 @@
 #include "decode/cutscene.h"
 #include "decode/model.h"
 #include "decode/texture.h"
+#include "decode/texture_scene.h"
 #include "util/bytes.h"
 #include "util/log.h"
 #include "util/strbuf.h"
@@ -63,62 +64,6 @@ static int produce_chunk_text(struct fs *fs, struct node *n, uint8_t **data,
 			   data, len);
 }
 
-/* The first chunk of a kind an object owns, in the setup section. */
-static int find_owned(const struct ccsf_scene *s, uint16_t kind,
-		      uint32_t object, uint32_t *chunk)
-{
-	for (uint32_t i = 0; i < s->chunk_count; i++) {
-		const struct ccsf_chunk *c = &s->chunks[i];
-		if (c->kind == kind && c->object == object && object &&
-		    !c->in_frames) {
-			*chunk = i;
-			return 0;
-		}
-	}
-	return -ENOENT;
-}
-
-/* Everything a texture needs, checked: the texture, its palette (the
- * CLUT object its chunk names, in the same file) and one level. */
-struct texture_job {
-	struct texture tex;
-	struct palette pal;
-	struct indexed_image img;
-	char why[TEXTURE_WHY];
-};
-
-static int texture_prepare(const struct ccsf_scene *s, const uint8_t *data,
-			   size_t len, uint32_t chunk, unsigned level,
-			   bool decode, struct texture_job *job)
-{
-	const struct ccsf_chunk *c = &s->chunks[chunk];
-	memset(job, 0, sizeof *job);
-	if ((uint64_t)c->offset + c->length > len)
-		return -EIO;
-	int rc = texture_parse(data + c->offset, c->length, s->version,
-			       &job->tex, job->why);
-	if (rc < 0)
-		return rc;
-	uint32_t clut_chunk;
-	if (find_owned(s, CCSF_CLUT, job->tex.clut, &clut_chunk) < 0) {
-		snprintf(job->why, sizeof job->why, "its palette, object %"
-			 PRIu32 ", has no CLUT chunk in this file",
-			 job->tex.clut);
-		return -EIO;
-	}
-	const struct ccsf_chunk *cc = &s->chunks[clut_chunk];
-	struct clut clut;
-	rc = clut_parse(data + cc->offset, cc->length, s->version, &clut,
-			job->why);
-	if (rc < 0)
-		return rc;
-	palette_from_clut(&clut, &job->pal);
-	if (!decode)
-		return texture_check(&job->tex, level, job->pal.count, job->why);
-	return texture_decode(&job->tex, level, job->pal.count, &job->img,
-			      job->why);
-}
-
 static void source_text(struct member *m, uint32_t object, char *buf,
 			size_t n)
 {
@@ -137,7 +82,7 @@ static int produce_texture_png(struct fs *fs, struct node *n, uint8_t **data,
 	if (rc < 0)
 		return rc;
 	struct texture_job job;
-	rc = texture_prepare(s, ref.data, ref.len, chunk,
+	rc = texture_job_prepare(s, ref.data, ref.len, chunk,
 			     ARG_LEVEL(n->u.made.arg), true, &job);
 	cache_put(fs->cache, &ref);
 	if (rc == 0) {
@@ -199,7 +144,7 @@ static int model_material(void *ctx, uint32_t material, uint32_t *texture,
 	struct model_scene *ms = ctx;
 	const struct ccsf_scene *s = member_scene(ms->m);
 	uint32_t chunk;
-	if (find_owned(s, CCSF_MATERIAL, material, &chunk) < 0)
+	if (ccsf_find_owned(s, CCSF_MATERIAL, material, &chunk) < 0)
 		return -ENOENT;
 	const struct ccsf_chunk *c = &s->chunks[chunk];
 	if (c->length < CCSF_CHUNK_HEADER + 12 ||
@@ -216,7 +161,7 @@ static const char *model_texture_path(void *ctx, uint32_t texture)
 {
 	struct model_scene *ms = ctx;
 	uint32_t chunk;
-	if (find_owned(member_scene(ms->m), CCSF_TEXTURE, texture, &chunk) < 0)
+	if (ccsf_find_owned(member_scene(ms->m), CCSF_TEXTURE, texture, &chunk) < 0)
 		return NULL;
 	snprintf(ms->path, sizeof ms->path, "../%s/texture.png",
 		 member_object_name(ms->m, texture));
@@ -338,7 +283,7 @@ static void add_texture_pngs(struct dir_builder *b,
 	struct texture_job job;
 	unsigned levels = 1;
 	for (unsigned level = 0; level < levels; level++) {
-		int rc = texture_prepare(s, ob->data, ob->len, chunk, level,
+		int rc = texture_job_prepare(s, ob->data, ob->len, chunk, level,
 					 false, &job);
 		indexed_image_free(&job.img);
 		if (level == 0 && job.tex.levels > 1)

@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: MIT */
+/* glb.c - GLB container, buffer views, accessors and JSON values. */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "decode/glb.h"
+#include "util/bytes.h"
+#include "util/numfmt.h"
+
+uint32_t glb_item(struct glb_list *l)
+{
+	if (l->count)
+		sb_puts(&l->text, ",");
+	return l->count++;
+}
+
+uint32_t glb_view(struct glb *g, const void *bytes, size_t n, int target)
+{
+	static const uint8_t zero[4];
+	if (g->bin.len % 4)
+		sb_append(&g->bin, zero, 4 - g->bin.len % 4);
+	size_t at = g->bin.len;
+	sb_append(&g->bin, bytes, n);
+	uint32_t i = glb_item(&g->views);
+	sb_printf(&g->views.text, "{\"buffer\":0,\"byteOffset\":%zu,"
+		  "\"byteLength\":%zu", at, n);
+	if (target)
+		sb_printf(&g->views.text, ",\"target\":%d", target);
+	sb_puts(&g->views.text, "}");
+	return i;
+}
+
+uint32_t glb_accessor(struct glb *g, uint32_t view, int ctype,
+		      uint32_t count, const char *type, bool normalized,
+		      const float *min, const float *max, unsigned ncomp)
+{
+	struct strbuf *t = &g->accessors.text;
+	uint32_t i = glb_item(&g->accessors);
+	sb_printf(t, "{\"bufferView\":%" PRIu32 ",\"componentType\":%d,"
+		  "\"count\":%" PRIu32 ",\"type\":\"%s\"", view, ctype, count,
+		  type);
+	if (normalized)
+		sb_puts(t, ",\"normalized\":true");
+	if (min && max) {
+		sb_puts(t, ",\"min\":[");
+		json_floats(t, min, ncomp);
+		sb_puts(t, "],\"max\":[");
+		json_floats(t, max, ncomp);
+		sb_puts(t, "]");
+	}
+	sb_puts(t, "}");
+	return i;
+}
+
+static const char *vec_type(unsigned ncomp)
+{
+	static const char *const names[] = { "SCALAR", "VEC2", "VEC3", "VEC4" };
+	return ncomp >= 1 && ncomp <= 4 ? names[ncomp - 1] : "MAT4";
+}
+
+uint32_t glb_floats(struct glb *g, const float *v, uint32_t count,
+		    unsigned ncomp, bool with_bounds, int target)
+{
+	float min[16], max[16];
+	for (unsigned c = 0; c < ncomp && c < 16; c++) {
+		min[c] = INFINITY;
+		max[c] = -INFINITY;
+	}
+	for (uint32_t i = 0; with_bounds && i < count; i++)
+		for (unsigned c = 0; c < ncomp; c++) {
+			float x = v[(size_t)i * ncomp + c];
+			min[c] = x < min[c] ? x : min[c];
+			max[c] = x > max[c] ? x : max[c];
+		}
+	uint32_t view = glb_view(g, v, (size_t)count * ncomp * sizeof *v,
+				 target);
+	return glb_accessor(g, view, GLB_F32, count, vec_type(ncomp), false,
+			    with_bounds && count ? min : NULL, max, ncomp);
+}
+
+void json_float(struct strbuf *sb, float f)
+{
+	sb_put_float(sb, isfinite(f) ? f : 0.0f);
+}
+
+void json_floats(struct strbuf *sb, const float *f, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		if (i)
+			sb_puts(sb, ",");
+		json_float(sb, f[i]);
+	}
+}
+
+void json_string(struct strbuf *sb, const char *s)
+{
+	sb_puts(sb, "\"");
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			sb_printf(sb, "\\%c", *p);
+		else if (*p < 0x20)
+			sb_printf(sb, "\\u%04x", *p);
+		else
+			sb_append(sb, p, 1);
+	}
+	sb_puts(sb, "\"");
+}
+
+static void put_list(struct strbuf *json, const char *name,
+		     const struct glb_list *l)
+{
+	if (!l->count)
+		return;
+	sb_printf(json, ",\"%s\":[", name);
+	sb_append(json, l->text.data, l->text.len);
+	sb_puts(json, "]");
+}
+
+static void put_chunk_header(uint8_t *o, size_t len, const char *type)
+{
+	wr_u32le(o, (uint32_t)len);
+	memcpy(o + 4, type, 4);
+}
+
+int glb_finish(struct glb *g, struct strbuf *json, uint8_t **out,
+	       size_t *out_len)
+{
+	if (g->bin.len)
+		sb_printf(json, ",\"buffers\":[{\"byteLength\":%zu}]",
+			  g->bin.len);
+	put_list(json, "bufferViews", &g->views);
+	put_list(json, "accessors", &g->accessors);
+	sb_puts(json, "}");
+	while (json->len % 4)
+		sb_puts(json, " ");
+	static const uint8_t zero[4];
+	if (g->bin.len % 4)
+		sb_append(&g->bin, zero, 4 - g->bin.len % 4);
+	if (json->failed || g->bin.failed || g->views.text.failed ||
+	    g->accessors.text.failed || json->len + g->bin.len > UINT32_MAX - 64)
+		return -ENOMEM;
+	size_t total = 12 + 8 + json->len + (g->bin.len ? 8 + g->bin.len : 0);
+	uint8_t *o = malloc(total);
+	if (!o)
+		return -ENOMEM;
+	memcpy(o, "glTF", 4);
+	wr_u32le(o + 4, 2);
+	wr_u32le(o + 8, (uint32_t)total);
+	put_chunk_header(o + 12, json->len, "JSON");
+	memcpy(o + 20, json->data, json->len);
+	if (g->bin.len) {
+		put_chunk_header(o + 20 + json->len, g->bin.len, "BIN\0");
+		memcpy(o + 28 + json->len, g->bin.data, g->bin.len);
+	}
+	*out = o;
+	*out_len = total;
+	return 0;
+}
+
+void glb_list_free(struct glb_list *l)
+{
+	sb_free(&l->text);
+	l->count = 0;
+}
+
+void glb_free(struct glb *g)
+{
+	sb_free(&g->bin);
+	glb_list_free(&g->views);
+	glb_list_free(&g->accessors);
+}

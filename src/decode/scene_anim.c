@@ -1,0 +1,334 @@
+/* SPDX-License-Identifier: MIT */
+/* scene_anim.c - scene.glb's animations (one per Anime chunk), cameras
+ * and lights (doc/formats/scene-glb.md). */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "decode/anime.h"
+#include "decode/scene_int.h"
+#include "util/bytes.h"
+#include "util/vec.h"
+
+#define FPS 30.0f
+#define KIND_OBJECT_CTL 0x0102
+#define KIND_F_CAMERA 0x0502
+/* A PS2 picture is 4:3; F_Camera's fov is the horizontal one. */
+#define ASPECT (4.0 / 3.0)
+
+/* One animation being written. */
+struct anim {
+	struct scene_build *b;
+	struct strbuf samplers, channels;
+	uint32_t sampler_count;
+	uint8_t *used;          /* per gnode and path: has a channel */
+	/* F_Camera records met so far: one key each. */
+	struct cam_key *keys;
+	size_t key_count, key_cap;
+	uint32_t *cam_node_of;  /* per object: its camera gnode */
+};
+
+struct cam_key {
+	uint32_t node;
+	uint32_t frame;
+	float t[3], r[3], fov;
+};
+
+static const char *const paths[3] = { "translation", "rotation", "scale" };
+
+static void add_channel(struct anim *a, uint32_t node, unsigned path,
+			const float *times, const float *values, uint32_t n,
+			bool step)
+{
+	struct scene_build *b = a->b;
+	unsigned ncomp = path == 1 ? 4 : 3;
+	uint32_t in = glb_floats(&b->g, times, n, 1, true, 0);
+	uint32_t out = glb_floats(&b->g, values, n, ncomp, false, 0);
+	if (a->sampler_count) {
+		sb_puts(&a->samplers, ",");
+		sb_puts(&a->channels, ",");
+	}
+	sb_printf(&a->samplers, "{\"input\":%" PRIu32 ",\"output\":%" PRIu32
+		  ",\"interpolation\":\"%s\"}", in, out, step ? "STEP" : "LINEAR");
+	sb_printf(&a->channels, "{\"sampler\":%" PRIu32 ",\"target\":{\"node\":%"
+		  PRIu32 ",\"path\":\"%s\"}}", a->sampler_count++, node,
+		  paths[path]);
+}
+
+/* The value of key k as glTF wants it: a rotation key as the quaternion
+ * of its rounded angles, kept on the side of the previous key so the
+ * turn between them is the short one. */
+static void key_value(const struct anime_field *f, uint32_t k, unsigned path,
+		      float *o, uint32_t *frame)
+{
+	float v[3];
+	anime_field_value(f, k, frame, v);
+	for (int i = 0; i < 3; i++)
+		v[i] = isfinite(v[i]) ? v[i] : 0;
+	if (path != 1) {
+		memcpy(o, v, sizeof v);
+		return;
+	}
+	for (int i = 0; f->mode == ANIME_KEYED && i < 3; i++)
+		v[i] = xform_round_angle(v[i]);
+	quat_of_xyz(v, o);
+	if (k && o[0] * o[-4] + o[1] * o[-3] + o[2] * o[-2] + o[3] * o[-1] < 0)
+		for (int i = 0; i < 4; i++)
+			o[i] = -o[i];
+}
+
+/* A field's keys: frames must rise, so a key at or before the last one
+ * is passed over. */
+static void field_channel(struct anim *a, uint32_t node, unsigned path,
+			  const struct anime_field *f)
+{
+	uint32_t n = f->mode == ANIME_KEYED ? f->keys : 1;
+	float *times = malloc((n ? n : 1) * sizeof *times);
+	float *values = malloc((n ? n : 1) * 4 * sizeof *values);
+	uint32_t kept = 0, last = 0;
+	unsigned ncomp = path == 1 ? 4 : 3;
+	if (!times || !values) {
+		a->b->failed = true;
+		n = 0;
+	}
+	for (uint32_t k = 0; k < n; k++) {
+		uint32_t frame;
+		key_value(f, k, path, values + ncomp * kept, &frame);
+		if (kept && frame <= last)
+			continue;
+		times[kept] = (float)frame / FPS;
+		last = frame;
+		kept++;
+	}
+	if (kept)
+		add_channel(a, node, path, times, values, kept,
+			    f->mode == ANIME_CONSTANT);
+	free(times);
+	free(values);
+}
+
+static void object_channels(struct anim *a, const struct anime_record *r)
+{
+	struct anime_controller c;
+	const struct pose *p = &a->b->pose;
+	if (anime_controller_parse(r->kind, r->p, r->len, &c, NULL, 0) < 0)
+		return;
+	uint32_t node = pose_node_of_target(p, c.target);
+	if (node == POSE_NONE)
+		return;
+	uint32_t g = gnode_of_pose(node);
+	for (unsigned i = 0; i < c.field_count; i++)
+		for (unsigned path = 0; path < 3; path++) {
+			static const char *const field[3] = { "position",
+				"rotation", "scale" };
+			if (strcmp(c.fields[i].name, field[path]) ||
+			    a->used[3 * g + path])
+				continue;
+			a->used[3 * g + path] = 1;
+			field_channel(a, g, path, &c.fields[i]);
+		}
+}
+
+/* F_Camera: u32 object, u32 flag; bit 0: nothing follows; else an f32
+ * for each k = 0..7 whose bit k + 1 is clear: position, rotation (XYZ
+ * degrees), unused, fov.  A record keeps what it does not carry. */
+static void camera_key(struct anim *a, const struct anime_record *r)
+{
+	if (r->len < 8 || r->frame < 0)
+		return;
+	uint32_t object = rd_u32le(r->p), flag = rd_u32le(r->p + 4);
+	if (object >= a->b->s->object_count || a->cam_node_of[object] == GNONE ||
+	    (flag & 1))
+		return;
+	struct cam_key k = { a->cam_node_of[object], (uint32_t)r->frame,
+			     { 0, 0, 0 }, { 0, 0, 0 }, 45 };
+	for (size_t i = a->key_count; i-- > 0;)
+		if (a->keys[i].node == k.node) {
+			k = a->keys[i];
+			k.frame = (uint32_t)r->frame;
+			break;
+		}
+	float *field[8] = { &k.t[0], &k.t[1], &k.t[2], &k.r[0], &k.r[1],
+			    &k.r[2], NULL, &k.fov };
+	size_t off = 8;
+	for (unsigned i = 0; i < 8; i++) {
+		if (flag & (2u << i))
+			continue;
+		if (off + 4 > r->len)
+			return;
+		float v = rd_f32le(r->p + off);
+		off += 4;
+		if (field[i] && isfinite(v))
+			*field[i] = v;
+	}
+	if (vec_reserve(a->keys, &a->key_cap, a->key_count + 1, 16) < 0) {
+		a->b->failed = true;
+		return;
+	}
+	a->keys[a->key_count++] = k;
+}
+
+static void anim_record_camera(const struct anime_record *r, void *arg)
+{
+	if (r->kind == KIND_F_CAMERA)
+		camera_key(arg, r);
+}
+
+/* The camera, its node at its first record (45 degrees until one sets
+ * the field of view). */
+static void put_camera(struct scene_build *b, uint32_t g, const struct cam_key *k)
+{
+	float hfov = k && k->fov > 0 && k->fov < 180 ? k->fov : 45;
+	double yfov = 2 * atan(tan(hfov * 3.14159265358979 / 360) / ASPECT);
+	struct strbuf *o = &b->cameras.text;
+	b->nodes[g].camera = glb_item(&b->cameras);
+	sb_puts(o, "{\"name\":");
+	json_string(o, b->nodes[g].name);
+	sb_puts(o, ",\"type\":\"perspective\",\"perspective\":{\"yfov\":");
+	json_float(o, (float)yfov);
+	sb_puts(o, ",\"aspectRatio\":");
+	json_float(o, (float)ASPECT);
+	sb_puts(o, ",\"znear\":1}}");
+	if (!k)
+		return;
+	memcpy(b->nodes[g].t, k->t, sizeof k->t);
+	quat_of_camera(k->r, b->nodes[g].q);
+}
+
+static void anim_record(const struct anime_record *r, void *arg)
+{
+	struct anim *a = arg;
+	if (r->kind == KIND_OBJECT_CTL)
+		object_channels(a, r);
+	else if (r->kind == KIND_F_CAMERA)
+		camera_key(a, r);
+}
+
+/* A camera's keys as STEP channels: records hold until the next, and
+ * of two at one frame the later wins. */
+static void camera_channels(struct anim *a)
+{
+	size_t n = a->key_count;
+	float *times = malloc((n + 1) * sizeof *times);
+	float *t = malloc((n + 1) * 3 * sizeof *t);
+	float *q = malloc((n + 1) * 4 * sizeof *q);
+	for (size_t i = 0; times && t && q && i < n; i++) {
+		uint32_t node = a->keys[i].node, kept = 0, last = 0;
+		if (a->used[3 * node])
+			continue;
+		a->used[3 * node] = a->used[3 * node + 1] = 1;
+		for (size_t j = i; j < n; j++) {
+			const struct cam_key *k = &a->keys[j];
+			if (k->node != node)
+				continue;
+			if (kept && k->frame <= last)
+				kept--;
+			times[kept] = (float)k->frame / FPS;
+			last = k->frame;
+			memcpy(t + 3 * kept, k->t, sizeof k->t);
+			quat_of_camera(k->r, q + 4 * kept);
+			kept++;
+		}
+		add_channel(a, node, 0, times, t, kept, true);
+		add_channel(a, node, 1, times, q, kept, true);
+	}
+	if (!times || !t || !q)
+		a->b->failed = true;
+	free(times);
+	free(t);
+	free(q);
+}
+
+static void add_animation(struct scene_build *b, uint32_t chunk,
+			  uint32_t *cam_node_of)
+{
+	struct anim a = { .b = b, .cam_node_of = cam_node_of };
+	size_t plen;
+	const uint8_t *p = ccsf_chunk_payload(&b->s->chunks[chunk], b->data,
+					      b->len, &plen);
+	a.used = calloc((size_t)b->node_count * 3 + 3, 1);
+	if (!a.used) {
+		b->failed = true;
+		return;
+	}
+	if (p)
+		anime_each_record(p, plen, anim_record, &a, NULL, 0);
+	camera_channels(&a);
+	if (a.sampler_count) {
+		struct strbuf *o = &b->animations.text;
+		glb_item(&b->animations);
+		sb_puts(o, "{\"name\":");
+		json_string(o, scene_object_name(b, b->s->chunks[chunk].object));
+		sb_puts(o, ",\"samplers\":[");
+		sb_append(o, a.samplers.data, a.samplers.len);
+		sb_puts(o, "],\"channels\":[");
+		sb_append(o, a.channels.data, a.channels.len);
+		sb_puts(o, "]}");
+	}
+	b->failed |= a.samplers.failed || a.channels.failed;
+	sb_free(&a.samplers);
+	sb_free(&a.channels);
+	free(a.keys);
+	free(a.used);
+}
+
+/* A camera node for every Camera chunk, posed by its first F_Camera
+ * record in the Anime chunks. */
+static int add_cameras(struct scene_build *b)
+{
+	const struct ccsf_scene *s = b->s;
+	for (uint32_t i = 0; i < s->chunk_count && !b->failed; i++) {
+		const struct ccsf_chunk *c = &s->chunks[i];
+		if (c->kind != CCSF_CAMERA || c->in_frames || !c->object ||
+		    b->cam_node_of[c->object] != GNONE)
+			continue;
+		uint32_t g = scene_add_node(b, scene_object_name(b, c->object),
+					    ROOT_NODE);
+		if (g != GNONE)
+			b->cam_node_of[c->object] = g;
+	}
+	struct anim a = { .b = b, .cam_node_of = b->cam_node_of };
+	for (uint32_t i = 0; i < b->pose.anime_count; i++) {
+		size_t plen;
+		const uint8_t *p = ccsf_chunk_payload(
+			&s->chunks[b->pose.animes[i]], b->data, b->len, &plen);
+		if (p)
+			anime_each_record(p, plen, anim_record_camera, &a, NULL, 0);
+	}
+	for (uint32_t g = 0; g < b->node_count; g++) {
+		const struct cam_key *k = NULL;
+		for (size_t j = 0; j < a.key_count && !k; j++)
+			if (a.keys[j].node == g)
+				k = &a.keys[j];
+		bool camera = false;
+		for (uint32_t o = 0; o < s->object_count && !camera; o++)
+			camera = b->cam_node_of[o] == g;
+		if (camera)
+			put_camera(b, g, k);
+	}
+	free(a.keys);
+	return b->failed ? -ENOMEM : 0;
+}
+
+int scene_add_cameras_and_lights(struct scene_build *b)
+{
+	b->cam_node_of = malloc((b->s->object_count + 1) *
+				sizeof *b->cam_node_of);
+	if (!b->cam_node_of)
+		return -ENOMEM;
+	for (uint32_t o = 0; o <= b->s->object_count; o++)
+		b->cam_node_of[o] = GNONE;
+	int rc = add_cameras(b);
+	return rc < 0 ? rc : scene_add_lights(b);
+}
+
+int scene_add_animations(struct scene_build *b)
+{
+	for (uint32_t i = 0; i < b->pose.anime_count && !b->failed; i++)
+		add_animation(b, b->pose.animes[i], b->cam_node_of);
+	return b->failed ? -ENOMEM : 0;
+}

@@ -1,0 +1,379 @@
+/* SPDX-License-Identifier: MIT */
+/* scene_gltf.c - scene.glb: nodes, materials, textures and the document
+ * (scene_gltf.h; the meshes are scene_mesh.c's, animations scene_anim.c's). */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "decode/scene_int.h"
+#include "decode/texture_scene.h"
+#include "util/bytes.h"
+#include "util/vec.h"
+
+/* Texture flag 0x10: clamp, else repeat (doc/formats/texture.md). */
+#define TEXTURE_CLAMP 0x10
+#define GL_REPEAT 10497
+#define GL_CLAMP_TO_EDGE 33071
+#define GL_NEAREST 9728
+
+uint32_t scene_add_node(struct scene_build *b, const char *name,
+			uint32_t parent)
+{
+	if (vec_reserve(b->nodes, &b->node_cap, b->node_count + 1, 16) < 0) {
+		b->failed = true;
+		return GNONE;
+	}
+	struct gnode *n = &b->nodes[b->node_count];
+	memset(n, 0, sizeof *n);
+	n->name = strdup(name ? name : "");
+	if (!n->name)
+		b->failed = true;
+	n->parent = parent;
+	n->mesh = n->skin = n->camera = n->light = GNONE;
+	n->q[3] = 1;
+	n->s[0] = n->s[1] = n->s[2] = 1;
+	return b->node_count++;
+}
+
+const char *scene_object_name(const struct scene_build *b, uint32_t object)
+{
+	const char *name = b->env->object_name ?
+			   b->env->object_name(b->env->ctx, object) : NULL;
+	return name ? name : "";
+}
+
+void scene_left_out(struct scene_build *b, const char *fmt, ...)
+{
+	char line[256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof line, fmt, ap);
+	va_end(ap);
+	if (b->left_out.len)
+		sb_puts(&b->left_out, ",");
+	json_string(&b->left_out, line);
+}
+
+/* An object table, one word per object index, every entry GNONE. */
+static uint32_t *object_table(const struct scene_build *b)
+{
+	size_t n = b->s->object_count ? b->s->object_count : 1;
+	uint32_t *t = malloc(n * sizeof *t);
+	for (size_t i = 0; t && i < n; i++)
+		t[i] = GNONE;
+	return t;
+}
+
+/* The texture's PNG as an image, with its sampler; GNONE when the file
+ * has no texture chunk for it or it does not decode. */
+static uint32_t scene_texture(struct scene_build *b, uint32_t tex,
+			      bool *alpha)
+{
+	uint32_t chunk;
+	*alpha = false;
+	if (ccsf_find_owned(b->s, CCSF_TEXTURE, tex, &chunk) < 0)
+		return GNONE;
+	struct texture_job job;
+	uint8_t *png = NULL;
+	size_t png_len = 0;
+	int rc = texture_job_prepare(b->s, b->data, b->len, chunk, 0, true,
+				     &job);
+	if (rc == 0)
+		rc = texture_png(&job.img, job.tex.psm, &job.pal, NULL, 0,
+				 &png, &png_len, job.why);
+	indexed_image_free(&job.img);
+	if (rc < 0) {
+		if (rc == -ENOMEM)
+			b->failed = true;
+		scene_left_out(b, "texture %s: %s", scene_object_name(b, tex),
+			       job.why[0] ? job.why : strerror(-rc));
+		return GNONE;
+	}
+	unsigned colours = job.tex.psm == TEXTURE_PSMT4 && job.pal.count > 16
+			   ? 16 : job.pal.count;
+	for (unsigned i = 0; i < colours; i++)
+		*alpha |= job.pal.rgba[i][3] < 255;
+	uint32_t view = glb_view(&b->g, png, png_len, 0);
+	free(png);
+	uint32_t image = glb_item(&b->images);
+	sb_printf(&b->images.text, "{\"name\":");
+	json_string(&b->images.text, scene_object_name(b, tex));
+	sb_printf(&b->images.text, ",\"bufferView\":%" PRIu32
+		  ",\"mimeType\":\"image/png\"}", view);
+	int wrap = job.tex.flag & TEXTURE_CLAMP ? GL_CLAMP_TO_EDGE : GL_REPEAT;
+	uint32_t sampler = glb_item(&b->samplers);
+	sb_printf(&b->samplers.text, "{\"magFilter\":%d,\"wrapS\":%d,"
+		  "\"wrapT\":%d}", GL_NEAREST, wrap, wrap);
+	uint32_t t = glb_item(&b->textures);
+	sb_printf(&b->textures.text, "{\"sampler\":%" PRIu32 ",\"source\":%"
+		  PRIu32 "}", sampler, image);
+	return t;
+}
+
+/* The Material chunk: u32 object, u32 texture, f32 transparency. */
+static void material_fields(const struct scene_build *b, uint32_t mat,
+			    uint32_t *tex, float *transparency)
+{
+	uint32_t chunk;
+	size_t plen;
+	const uint8_t *p;
+	*tex = 0;
+	*transparency = 1;
+	if (ccsf_find_owned(b->s, CCSF_MATERIAL, mat, &chunk) < 0 ||
+	    !(p = ccsf_chunk_payload(&b->s->chunks[chunk], b->data, b->len,
+				     &plen)) || plen < 12)
+		return;
+	*tex = rd_u32le(p + 4);
+	float tr = rd_f32le(p + 8);
+	*transparency = isfinite(tr) ? fminf(1, fmaxf(0, tr)) : 1;
+}
+
+uint32_t scene_material(struct scene_build *b, uint32_t mat, bool unlit)
+{
+	if (!mat || mat >= b->s->object_count)
+		return GNONE;
+	uint32_t *memo = &b->material_of[unlit][mat];
+	if (*memo != GNONE)
+		return *memo;
+	uint32_t tex;
+	float tr;
+	bool alpha = false;
+	material_fields(b, mat, &tex, &tr);
+	uint32_t t = GNONE;
+	if (tex && tex < b->s->object_count) {
+		if (b->texture_of[tex] == GNONE)
+			b->texture_of[tex] = scene_texture(b, tex, &alpha);
+		t = b->texture_of[tex];
+	}
+	struct strbuf *o = &b->materials.text;
+	*memo = glb_item(&b->materials);
+	sb_puts(o, "{\"name\":");
+	json_string(o, scene_object_name(b, mat));
+	sb_puts(o, ",\"pbrMetallicRoughness\":{\"baseColorFactor\":[1,1,1,");
+	json_float(o, tr);
+	sb_puts(o, "]");
+	if (t != GNONE)
+		sb_printf(o, ",\"baseColorTexture\":{\"index\":%" PRIu32 "}", t);
+	sb_puts(o, ",\"metallicFactor\":0,\"roughnessFactor\":1}");
+	sb_printf(o, ",\"alphaMode\":\"%s\",\"doubleSided\":true",
+		  alpha || tr < 1 ? "BLEND" : "OPAQUE");
+	if (unlit) {
+		sb_puts(o, ",\"extensions\":{\"KHR_materials_unlit\":{}}");
+		b->unlit_used = true;
+	}
+	sb_puts(o, "}");
+	return *memo;
+}
+
+/* Gnodes 1.. are the pose's nodes, in its order. */
+static void add_pose_nodes(struct scene_build *b)
+{
+	for (uint32_t i = 0; i < b->pose.node_count; i++) {
+		const struct pose_node *pn = &b->pose.nodes[i];
+		uint32_t g = scene_add_node(b, scene_object_name(b, pn->object),
+					    gnode_of_pose(pn->parent));
+		if (g == GNONE)
+			return;
+		struct gnode *n = &b->nodes[g];
+		memcpy(n->t, pn->t, sizeof n->t);
+		memcpy(n->s, pn->s, sizeof n->s);
+		quat_of_xyz(pn->r, n->q);
+	}
+}
+
+static void put_node(struct strbuf *o, const struct scene_build *b,
+		     uint32_t i)
+{
+	static const float zero[3], one[3] = { 1, 1, 1 }, unit[4] = { 0, 0, 0, 1 };
+	const struct gnode *n = &b->nodes[i];
+	sb_puts(o, "{\"name\":");
+	json_string(o, n->name);
+	bool first = true;
+	for (uint32_t c = 0; c < b->node_count; c++) {
+		if (b->nodes[c].parent != i)
+			continue;
+		sb_printf(o, "%s%" PRIu32, first ? ",\"children\":[" : ",", c);
+		first = false;
+	}
+	if (!first)
+		sb_puts(o, "]");
+	if (memcmp(n->t, zero, sizeof zero)) {
+		sb_puts(o, ",\"translation\":[");
+		json_floats(o, n->t, 3);
+		sb_puts(o, "]");
+	}
+	if (memcmp(n->q, unit, sizeof unit)) {
+		sb_puts(o, ",\"rotation\":[");
+		json_floats(o, n->q, 4);
+		sb_puts(o, "]");
+	}
+	if (memcmp(n->s, one, sizeof one)) {
+		sb_puts(o, ",\"scale\":[");
+		json_floats(o, n->s, 3);
+		sb_puts(o, "]");
+	}
+	if (n->mesh != GNONE)
+		sb_printf(o, ",\"mesh\":%" PRIu32, n->mesh);
+	if (n->skin != GNONE)
+		sb_printf(o, ",\"skin\":%" PRIu32, n->skin);
+	if (n->camera != GNONE)
+		sb_printf(o, ",\"camera\":%" PRIu32, n->camera);
+	if (n->light != GNONE)
+		sb_printf(o, ",\"extensions\":{\"KHR_lights_punctual\":"
+			  "{\"light\":%" PRIu32 "}}", n->light);
+	sb_puts(o, "}");
+}
+
+static void put_list(struct strbuf *o, const char *name,
+		     const struct glb_list *l)
+{
+	if (!l->count)
+		return;
+	sb_printf(o, ",\"%s\":[", name);
+	sb_append(o, l->text.data, l->text.len);
+	sb_puts(o, "]");
+}
+
+static void put_asset(struct strbuf *o, const struct scene_build *b)
+{
+	sb_puts(o, "{\"asset\":{\"version\":\"2.0\",\"generator\":\""
+		PACKAGE_STRING "\",\"extras\":{");
+	if (b->env->source) {
+		sb_puts(o, "\"source\":");
+		json_string(o, b->env->source);
+		sb_puts(o, ",");
+	}
+	sb_printf(o, "\"frames_per_second\":30,\"skin_vertices_disagreeing\":%"
+		  PRIu32 ",\"parent_loops_cut\":%" PRIu32, b->disagreeing,
+		  b->pose.loops_cut);
+	sb_puts(o, ",\"left_out\":[");
+	sb_append(o, b->left_out.data, b->left_out.len);
+	sb_puts(o, "]}}");
+	if (b->unlit_used || b->lights_used) {
+		sb_puts(o, ",\"extensionsUsed\":[");
+		sb_puts(o, b->unlit_used ? "\"KHR_materials_unlit\"" : "");
+		sb_puts(o, b->unlit_used && b->lights_used ? "," : "");
+		sb_puts(o, b->lights_used ? "\"KHR_lights_punctual\"" : "");
+		sb_puts(o, "]");
+	}
+}
+
+static void put_document(struct strbuf *o, const struct scene_build *b)
+{
+	put_asset(o, b);
+	sb_puts(o, ",\"scene\":0,\"scenes\":[{\"nodes\":[");
+	bool first = true;
+	for (uint32_t i = 0; i < b->node_count; i++)
+		if (b->nodes[i].parent == GNONE) {
+			sb_printf(o, "%s%" PRIu32, first ? "" : ",", i);
+			first = false;
+		}
+	sb_puts(o, "]}],\"nodes\":[");
+	for (uint32_t i = 0; i < b->node_count; i++) {
+		if (i)
+			sb_puts(o, ",");
+		put_node(o, b, i);
+	}
+	sb_puts(o, "]");
+	put_list(o, "meshes", &b->meshes);
+	put_list(o, "skins", &b->skins);
+	put_list(o, "materials", &b->materials);
+	put_list(o, "textures", &b->textures);
+	put_list(o, "samplers", &b->samplers);
+	put_list(o, "images", &b->images);
+	put_list(o, "animations", &b->animations);
+	put_list(o, "cameras", &b->cameras);
+	if (b->lights.count) {
+		sb_puts(o, ",\"extensions\":{\"KHR_lights_punctual\":{\"lights\":[");
+		sb_append(o, b->lights.text.data, b->lights.text.len);
+		sb_puts(o, "]}}");
+	}
+}
+
+static void build_free(struct scene_build *b)
+{
+	pose_free(&b->pose);
+	glb_free(&b->g);
+	struct glb_list *lists[] = { &b->meshes, &b->skins, &b->materials,
+		&b->textures, &b->samplers, &b->images, &b->animations,
+		&b->cameras, &b->lights };
+	for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
+		glb_list_free(lists[i]);
+	for (uint32_t i = 0; i < b->node_count; i++)
+		free(b->nodes[i].name);
+	free(b->nodes);
+	free(b->material_of[0]);
+	free(b->material_of[1]);
+	free(b->texture_of);
+	free(b->mesh_of);
+	free(b->cam_node_of);
+	sb_free(&b->left_out);
+}
+
+/* The root's name: the scene's own, where it is printable ASCII. */
+static void root_name(const struct ccsf_scene *s, char *out, size_t n)
+{
+	size_t k = 0;
+	for (const uint8_t *p = s->name; *p && k + 1 < n; p++)
+		if (*p < 0x20 || *p > 0x7e)
+			break;
+		else
+			out[k++] = (char)*p;
+	out[k] = 0;
+	if (!k)
+		snprintf(out, n, "scene");
+}
+
+int scene_glb(const struct ccsf_scene *s, const uint8_t *data, size_t len,
+	      const struct scene_env *env, uint8_t **out, size_t *out_len)
+{
+	struct scene_build b = { .s = s, .data = data, .len = len, .env = env };
+	*out = NULL;
+	*out_len = 0;
+	int rc = pose_build(s, data, len, &b.pose);
+	b.material_of[0] = object_table(&b);
+	b.material_of[1] = object_table(&b);
+	b.texture_of = object_table(&b);
+	b.mesh_of = object_table(&b);
+	if (rc == 0 && (!b.material_of[0] || !b.material_of[1] ||
+			!b.texture_of || !b.mesh_of))
+		rc = -ENOMEM;
+	if (rc == 0) {
+		char name[CCSF_NAME_LEN + 1];
+		root_name(s, name, sizeof name);
+		uint32_t root = scene_add_node(&b, name, GNONE);
+		if (root == ROOT_NODE) {
+			/* -90 degrees about X: Z-up to Y-up. */
+			b.nodes[root].q[0] = -0.70710677f;
+			b.nodes[root].q[3] = 0.70710677f;
+		}
+		add_pose_nodes(&b);
+		if ((rc = scene_add_meshes(&b)) == 0 &&
+		    (rc = scene_add_cameras_and_lights(&b)) == 0)
+			rc = scene_add_animations(&b);
+	}
+	if (rc == 0 && b.failed)
+		rc = -ENOMEM;
+	if (rc == 0) {
+		struct strbuf json = STRBUF_INIT;
+		put_document(&json, &b);
+		rc = glb_finish(&b.g, &json, out, out_len);
+		sb_free(&json);
+	}
+	build_free(&b);
+	return rc;
+}
+
+int scene_has_nodes(const struct ccsf_scene *s)
+{
+	for (uint32_t i = 0; i < s->chunk_count; i++)
+		if (s->chunks[i].kind == CCSF_OBJ && !s->chunks[i].in_frames)
+			return 1;
+	return 0;
+}

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: MIT */
+/* scene_int.h - what the parts of the glTF scene writer share: the
+ * builder and its node table.  Only decode/scene_*.c include it. */
+#ifndef CCSFS_SCENE_INT_H
+#define CCSFS_SCENE_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "decode/glb.h"
+#include "decode/pose.h"
+#include "decode/scene_gltf.h"
+
+#define GNONE UINT32_MAX
+#define ROOT_NODE 0u
+
+/* A glTF node before it is written. */
+struct gnode {
+	char *name;
+	uint32_t parent;        /* a gnode, or GNONE for a scene root */
+	uint32_t mesh, skin, camera, light;
+	float t[3], q[4], s[3];
+};
+
+struct scene_build {
+	const struct ccsf_scene *s;
+	const uint8_t *data;
+	size_t len;
+	const struct scene_env *env;
+	struct pose pose;
+	struct glb g;
+	struct glb_list meshes, skins, materials, textures, samplers, images,
+			animations, cameras, lights;
+	struct gnode *nodes;
+	uint32_t node_count;
+	size_t node_cap;
+	uint32_t *material_of[2];       /* per MAT_ object, lit and unlit */
+	uint32_t *texture_of;           /* per TEX_ object */
+	uint32_t *mesh_of;              /* per rigid MDL_ object */
+	uint32_t *cam_node_of;          /* per CAM_ object: its gnode */
+	uint32_t disagreeing;           /* skin vertices (see scene_gltf.h) */
+	struct strbuf left_out;         /* JSON strings: what was left out */
+	bool unlit_used, lights_used;
+	bool failed;
+};
+
+/* The gnode of pose node n. */
+static inline uint32_t gnode_of_pose(uint32_t n)
+{
+	return n == POSE_NONE ? ROOT_NODE : n + 1;
+}
+
+/* A new gnode below parent named name (copied). */
+uint32_t scene_add_node(struct scene_build *b, const char *name,
+			uint32_t parent);
+const char *scene_object_name(const struct scene_build *b, uint32_t object);
+/* Records a part left out and why. */
+void scene_left_out(struct scene_build *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* The material of mmats of MAT_ object `mat` (GNONE: none). */
+uint32_t scene_material(struct scene_build *b, uint32_t mat, bool unlit);
+
+/* Meshes of every node's model (scene_mesh.c). */
+int scene_add_meshes(struct scene_build *b);
+/* Animations, cameras and lights (scene_anim.c). */
+int scene_add_animations(struct scene_build *b);
+int scene_add_cameras_and_lights(struct scene_build *b);
+/* KHR_lights_punctual lights of the light controllers (scene_light.c). */
+int scene_add_lights(struct scene_build *b);
+
+#endif

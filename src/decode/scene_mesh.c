@@ -1,0 +1,409 @@
+/* SPDX-License-Identifier: MIT */
+/* scene_mesh.c - scene.glb's meshes: rigid models on their owner node,
+ * bone and skin models skinned over their clump (doc/formats/scene-glb.md). */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "decode/model.h"
+#include "decode/scene_int.h"
+
+/* The vertex arrays of one primitive; NULL arrays are left out. */
+struct prim {
+	uint32_t count;
+	float *pos, *normal, *colour, *uv, *weights;
+	uint16_t *joints;
+	uint32_t *index;
+	uint32_t index_count;
+};
+
+static float fin(float f)
+{
+	return isfinite(f) ? f : 0;
+}
+
+static void prim_free(struct prim *p)
+{
+	free(p->pos);
+	free(p->normal);
+	free(p->colour);
+	free(p->uv);
+	free(p->weights);
+	free(p->joints);
+	free(p->index);
+	memset(p, 0, sizeof *p);
+}
+
+static int prim_alloc(struct prim *p, const struct model_mmat *mm,
+		      bool skinned)
+{
+	size_t n = mm->vertex_count ? mm->vertex_count : 1;
+	memset(p, 0, sizeof *p);
+	p->count = mm->vertex_count;
+	p->pos = malloc(n * 3 * sizeof(float));
+	p->index = malloc((mm->face_count ? mm->face_count : 1) * 3 *
+			  sizeof(uint32_t));
+	p->normal = mm->has_normal ? malloc(n * 3 * sizeof(float)) : NULL;
+	p->colour = mm->has_colour ? malloc(n * 4 * sizeof(float)) : NULL;
+	p->uv = mm->has_st ? malloc(n * 2 * sizeof(float)) : NULL;
+	if (skinned) {
+		p->joints = calloc(n * 4, sizeof(uint16_t));
+		p->weights = calloc(n * 4, sizeof(float));
+	}
+	if (!p->pos || !p->index || (mm->has_normal && !p->normal) ||
+	    (mm->has_colour && !p->colour) || (mm->has_st && !p->uv) ||
+	    (skinned && (!p->joints || !p->weights)))
+		return -ENOMEM;
+	return 0;
+}
+
+/* Normal bytes are s8 / 64 and not unit length; glTF wants unit. */
+static void put_normal(float *o, const double n[3])
+{
+	double l = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+	if (!(l > 1e-9) || !isfinite(l)) {
+		o[0] = o[1] = 0;
+		o[2] = 1;
+		return;
+	}
+	for (int i = 0; i < 3; i++)
+		o[i] = (float)(n[i] / l);
+}
+
+/* What every vertex carries besides its place: normal (turned by `turn`
+ * when skinned), colour (0x80 = 1.0) and ST (T = 0 is the bottom row). */
+static void put_attributes(struct prim *p, uint32_t k,
+			   const struct model_vertex *v, const double *turn)
+{
+	if (p->normal) {
+		double n[3] = { v->normal[0], v->normal[1], v->normal[2] }, r[3];
+		for (int i = 0; turn && i < 3; i++)
+			r[i] = turn[i] * n[0] + turn[4 + i] * n[1] +
+			       turn[8 + i] * n[2];
+		put_normal(p->normal + 3 * k, turn ? r : n);
+	}
+	for (int i = 0; p->colour && i < 4; i++)
+		p->colour[4 * k + i] = fminf(1.0f, v->colour[i] / 128.0f);
+	if (p->uv) {
+		p->uv[2 * k] = v->st[0] / 256.0f;
+		p->uv[2 * k + 1] = 1.0f - v->st[1] / 256.0f;
+	}
+}
+
+/* The mmat's triangles as indices into its own vertices. */
+static void put_faces(struct prim *p, const struct model_mesh *m,
+		      const struct model_mmat *mm)
+{
+	for (uint32_t f = 0; f < mm->face_count; f++) {
+		const uint32_t *t = m->faces[mm->first_face + f];
+		bool inside = true;
+		for (int i = 0; i < 3; i++)
+			inside &= t[i] >= mm->first_vertex &&
+				  t[i] - mm->first_vertex < mm->vertex_count;
+		for (int i = 0; inside && i < 3; i++)
+			p->index[p->index_count++] = t[i] - mm->first_vertex;
+	}
+}
+
+static void put_attribute(struct scene_build *b, struct strbuf *o,
+			  const char *name, const float *v, uint32_t n,
+			  unsigned ncomp, bool bounds)
+{
+	if (!v)
+		return;
+	sb_printf(o, ",\"%s\":%" PRIu32, name,
+		  glb_floats(&b->g, v, n, ncomp, bounds, GLB_ARRAY_BUFFER));
+}
+
+/* One primitive's JSON, its data added to the buffer. */
+static void put_primitive(struct scene_build *b, struct strbuf *o,
+			  const struct prim *p, uint32_t material, bool first)
+{
+	sb_puts(o, first ? "{\"attributes\":{" : ",{\"attributes\":{");
+	sb_printf(o, "\"POSITION\":%" PRIu32,
+		  glb_floats(&b->g, p->pos, p->count, 3, true, GLB_ARRAY_BUFFER));
+	put_attribute(b, o, "NORMAL", p->normal, p->count, 3, false);
+	put_attribute(b, o, "COLOR_0", p->colour, p->count, 4, false);
+	put_attribute(b, o, "TEXCOORD_0", p->uv, p->count, 2, false);
+	if (p->joints) {
+		uint32_t v = glb_view(&b->g, p->joints, (size_t)p->count * 8,
+				      GLB_ARRAY_BUFFER);
+		sb_printf(o, ",\"JOINTS_0\":%" PRIu32, glb_accessor(&b->g, v,
+			  GLB_U16, p->count, "VEC4", false, NULL, NULL, 0));
+		put_attribute(b, o, "WEIGHTS_0", p->weights, p->count, 4, false);
+	}
+	uint32_t v = glb_view(&b->g, p->index, (size_t)p->index_count * 4,
+			      GLB_INDEX_BUFFER);
+	sb_printf(o, "},\"indices\":%" PRIu32, glb_accessor(&b->g, v, GLB_U32,
+		  p->index_count, "SCALAR", false, NULL, NULL, 0));
+	if (material != GNONE)
+		sb_printf(o, ",\"material\":%" PRIu32, material);
+	sb_puts(o, "}");
+}
+
+/* mesh_of's mark for a model made as a skinned mesh of its own node. */
+#define SKINNED (GNONE - 1)
+
+/* Where a mesh's vertices go: the skinned case knows the clump. */
+struct placing {
+	const struct pose_clump *clump;
+	uint16_t *joint_of_slot;        /* per slot: index in the skin */
+};
+
+static void place_bone(struct scene_build *b, const struct placing *pl,
+		       struct prim *p, uint32_t k, const struct model_vertex *v)
+{
+	const double *w = pose_slot_world(&b->pose, pl->clump, v->node);
+	double o[3];
+	xform_point(w, v->pos, o);
+	for (int i = 0; i < 3; i++)
+		p->pos[3 * k + i] = fin((float)o[i]);
+	p->joints[4 * k] = v->node < pl->clump->count
+			   ? pl->joint_of_slot[v->node] : 0;
+	p->weights[4 * k] = 1;
+	put_attributes(p, k, v, w);
+}
+
+/* Up to four joints, heaviest first, weights summing to one. */
+static void put_weights(struct prim *p, uint32_t k, uint16_t *j, double *w,
+			unsigned n)
+{
+	double sum = 0;
+	for (unsigned t = 0; t < 4 && t < n; t++) {
+		unsigned best = t;
+		for (unsigned u = t + 1; u < n; u++)
+			if (w[u] > w[best])
+				best = u;
+		double tw = w[t];
+		uint16_t tj = j[t];
+		w[t] = w[best];
+		j[t] = j[best];
+		w[best] = tw;
+		j[best] = tj;
+		p->joints[4 * k + t] = j[t];
+		p->weights[4 * k + t] = (float)w[t];
+		sum += w[t];
+	}
+	if (!(sum > 0)) {
+		memset(p->weights + 4 * k, 0, 4 * sizeof(float));
+		p->weights[4 * k] = 1;
+		return;
+	}
+	for (int t = 0; t < 4; t++)
+		p->weights[4 * k + t] = (float)(p->weights[4 * k + t] / sum);
+}
+
+static void place_skin(struct scene_build *b, const struct placing *pl,
+		       const struct model_mesh *m, struct prim *p, uint32_t k,
+		       const struct model_vertex *v)
+{
+	uint16_t joint[64];
+	double weight[64], sum[3] = { 0, 0, 0 }, first[3] = { 0, 0, 0 };
+	unsigned n = 0;
+	bool agree = true;
+	const double *turn = NULL;
+	for (uint32_t e = 0; e < v->entry_count &&
+	     (uint64_t)v->first_entry + e < m->entry_count; e++) {
+		const struct model_skin_entry *en = &m->entries[v->first_entry + e];
+		const double *w = pose_slot_world(&b->pose, pl->clump, en->node);
+		double o[3];
+		xform_point(w, en->pos, o);
+		double scale = 1e-3 * (1 + fabs(o[0]) + fabs(o[1]) + fabs(o[2]));
+		for (int i = 0; i < 3; i++) {
+			sum[i] += en->weight / 256.0 * o[i];
+			if (e == 0)
+				first[i] = o[i];
+			agree &= fabs(o[i] - first[i]) <= scale;
+		}
+		turn = turn ? turn : w;
+		uint16_t j = en->node < pl->clump->count
+			     ? pl->joint_of_slot[en->node] : 0;
+		unsigned u = 0;
+		while (u < n && joint[u] != j)
+			u++;
+		if (u == n && n < 64) {
+			joint[n] = j;
+			weight[n++] = 0;
+		}
+		if (u < n)
+			weight[u] += en->weight / 256.0;
+	}
+	if (!agree)
+		b->disagreeing++;
+	for (int i = 0; i < 3; i++)
+		p->pos[3 * k + i] = fin((float)sum[i]);
+	put_weights(p, k, joint, weight, n);
+	put_attributes(p, k, v, turn);
+}
+
+static void place_rigid(struct prim *p, uint32_t k, const struct model_vertex *v)
+{
+	for (int i = 0; i < 3; i++)
+		p->pos[3 * k + i] = fin(v->pos[i]);
+	put_attributes(p, k, v, NULL);
+}
+
+/* The mesh's JSON and data; GNONE when no mmat has a triangle. */
+static uint32_t add_mesh(struct scene_build *b, const struct model_mesh *m,
+			 const struct placing *pl, const char *name)
+{
+	struct strbuf prims = STRBUF_INIT;
+	bool unlit = m->mtype == 0, first = true;
+	for (uint32_t i = 0; i < m->mmat_count; i++) {
+		const struct model_mmat *mm = &m->mmats[i];
+		struct prim p;
+		if (prim_alloc(&p, mm, pl != NULL) < 0) {
+			b->failed = true;
+			prim_free(&p);
+			break;
+		}
+		for (uint32_t k = 0; k < mm->vertex_count; k++) {
+			const struct model_vertex *v = &m->vertices[mm->first_vertex + k];
+			if (!pl)
+				place_rigid(&p, k, v);
+			else if (mm->layout == MODEL_SKIN)
+				place_skin(b, pl, m, &p, k, v);
+			else
+				place_bone(b, pl, &p, k, v);
+		}
+		put_faces(&p, m, mm);
+		if (p.index_count)
+			put_primitive(b, &prims, &p, scene_material(b, mm->material,
+				      unlit), first);
+		first &= !p.index_count;
+		prim_free(&p);
+	}
+	uint32_t mesh = GNONE;
+	if (!first) {
+		mesh = glb_item(&b->meshes);
+		sb_puts(&b->meshes.text, "{\"name\":");
+		json_string(&b->meshes.text, name);
+		sb_puts(&b->meshes.text, ",\"primitives\":[");
+		sb_append(&b->meshes.text, prims.data, prims.len);
+		sb_puts(&b->meshes.text, "]}");
+	}
+	b->failed |= prims.failed;
+	sb_free(&prims);
+	return mesh;
+}
+
+/* The skin: its joints are the clump's nodes, each once, their inverse
+ * bind matrices the inverses of their frame-0 world. */
+static uint32_t add_skin(struct scene_build *b, const struct pose_clump *c,
+			 uint16_t *joint_of_slot, const char *name)
+{
+	uint32_t *joints = malloc((c->count + 1) * sizeof *joints);
+	float *ibm = malloc((c->count + 1) * 16 * sizeof *ibm);
+	uint32_t n = 0;
+	if (!joints || !ibm) {
+		free(joints);
+		free(ibm);
+		b->failed = true;
+		return GNONE;
+	}
+	for (uint32_t s = 0; s < c->count; s++) {
+		uint32_t g = gnode_of_pose(c->nodes[s]), u = 0;
+		while (u < n && joints[u] != g)
+			u++;
+		joint_of_slot[s] = (uint16_t)u;
+		if (u < n)
+			continue;
+		joints[n] = g;
+		xform inv;
+		if (!xform_invert(inv, pose_slot_world(&b->pose, c, s)))
+			scene_left_out(b, "%s: joint %" PRIu32 " has no inverse "
+				       "at frame 0 (a scale of 0)", name, s);
+		for (int i = 0; i < 16; i++)
+			ibm[16 * n + i] = fin((float)inv[i]);
+		ibm[16 * n + 3] = ibm[16 * n + 7] = ibm[16 * n + 11] = 0;
+		ibm[16 * n + 15] = 1;
+		n++;
+	}
+	uint32_t view = glb_view(&b->g, ibm, (size_t)n * 64, 0);
+	uint32_t acc = glb_accessor(&b->g, view, GLB_F32, n, "MAT4", false,
+				    NULL, NULL, 0);
+	uint32_t skin = glb_item(&b->skins);
+	struct strbuf *o = &b->skins.text;
+	sb_puts(o, "{\"name\":");
+	json_string(o, name);
+	sb_printf(o, ",\"inverseBindMatrices\":%" PRIu32 ",\"joints\":[", acc);
+	for (uint32_t i = 0; i < n; i++)
+		sb_printf(o, "%s%" PRIu32, i ? "," : "", joints[i]);
+	sb_puts(o, "]}");
+	free(joints);
+	free(ibm);
+	return skin;
+}
+
+/* A bone or skin model: a node of its own at the scene's top, since glTF
+ * places a skinned mesh by its joints alone. */
+static void add_skinned(struct scene_build *b, const struct model_mesh *m,
+			const struct pose_clump *c, const char *name)
+{
+	uint16_t *joint_of_slot = calloc(c->count + 1, sizeof *joint_of_slot);
+	if (!joint_of_slot) {
+		b->failed = true;
+		return;
+	}
+	struct placing pl = { c, joint_of_slot };
+	uint32_t skin = add_skin(b, c, joint_of_slot, name);
+	uint32_t mesh = skin == GNONE ? GNONE : add_mesh(b, m, &pl, name);
+	if (mesh != GNONE) {
+		uint32_t g = scene_add_node(b, name, GNONE);
+		if (g != GNONE) {
+			b->nodes[g].mesh = mesh;
+			b->nodes[g].skin = skin;
+		}
+	}
+	free(joint_of_slot);
+}
+
+/* Node n's model, decoded; shadow models are left to model.obj. */
+static void add_node_model(struct scene_build *b, uint32_t n)
+{
+	const struct pose_node *pn = &b->pose.nodes[n];
+	uint32_t chunk, model = pn->model;
+	if (!model || model >= b->s->object_count ||
+	    ccsf_find_owned(b->s, CCSF_MODEL, model, &chunk) < 0)
+		return;
+	const struct ccsf_chunk *c = &b->s->chunks[chunk];
+	const char *name = scene_object_name(b, model);
+	if ((uint64_t)c->offset + c->length > b->len ||
+	    b->mesh_of[model] == SKINNED)
+		return;
+	if (b->mesh_of[model] == GNONE) {
+		struct model_mesh m;
+		char why[160] = "";
+		int rc = model_decode(b->data + c->offset, c->length,
+				      b->s->version, &m, why, sizeof why);
+		const struct pose_clump *cl = pose_clump_of(&b->pose, n);
+		bool skinned = (m.mtype & 4) && cl;
+		if (rc == -ENOMEM)
+			b->failed = true;
+		else if (rc < 0)
+			scene_left_out(b, "%s: %s", name, why);
+		else if (m.mtype & 8)
+			;
+		else if (skinned)
+			add_skinned(b, &m, cl, name);
+		else
+			b->mesh_of[model] = add_mesh(b, &m, NULL, name);
+		model_mesh_free(&m);
+		if (skinned)
+			b->mesh_of[model] = SKINNED;
+		if (skinned || rc < 0)
+			return;
+	}
+	b->nodes[gnode_of_pose(n)].mesh = b->mesh_of[model];
+}
+
+int scene_add_meshes(struct scene_build *b)
+{
+	for (uint32_t n = 0; n < b->pose.node_count && !b->failed; n++)
+		add_node_model(b, n);
+	return b->failed ? -ENOMEM : 0;
+}

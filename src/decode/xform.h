@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: MIT */
+/* xform.h - the game's transforms (doc/formats/anime.md, Posing).
+ *
+ * A node's local matrix is T * Rx * Ry * Rz * S with angles in degrees;
+ * world = parent world * local.  Matrices are 4x4, column-major as glTF
+ * stores them, in double so that a chain of nodes loses nothing a float
+ * would show.
+ */
+#ifndef CCSFS_XFORM_H
+#define CCSFS_XFORM_H
+
+#include <stdbool.h>
+
+typedef double xform[16];
+
+void xform_identity(xform m);
+/* out = a * b; out may be a or b. */
+void xform_mul(xform out, const xform a, const xform b);
+/* T * Rx * Ry * Rz * S of a position, angles in degrees and a scale. */
+void xform_trs(xform m, const float t[3], const float r_deg[3],
+	       const float s[3]);
+/* out = m * (p, 1). */
+void xform_point(const xform m, const float p[3], double out[3]);
+/* The inverse; false (out the identity) when m is singular. */
+bool xform_invert(xform out, const xform m);
+
+/* The unit quaternion (x, y, z, w) of Rx * Ry * Rz, angles in degrees. */
+void quat_of_xyz(const float r_deg[3], float q[4]);
+/* ... and of Rz * Ry * Rx * Rx(180): a camera's turn (Cameras). */
+void quat_of_camera(const float r_deg[3], float q[4]);
+
+/* A keyed angle as the game plays it: rounded to 1/65536 of a turn,
+ * s16(int(deg * 182.044)) (Time). */
+float xform_round_angle(float deg);
+
+#endif
