@@ -95,6 +95,9 @@ struct model_mesh {
 	uint32_t entry_count;
 	struct model_skin_entry *entries;
 	struct strbuf notes;
+	/* The Anime chunk that posed the bone and skin vertices into the
+	 * world (model_pose.h), or NULL while they are in node space. */
+	const char *posed_by;
 	/* Why the mmats from mmat_count on were left out; "" if none were. */
 	char stop[160];
 };

@@ -207,7 +207,13 @@ static void put_obj_head(struct writer *w)
 	sb_printf(w->obj, " (object %" PRIu32 "), mtype 0x%x, %" PRIu32
 		  " mmats, vertexScale %s\nmtllib model.mtl\n", m->object,
 		  m->mtype, m->mmats_declared, scale + 1);
-	if (ccsf_mmat_kind_of(m->mtype, 0) == CCSF_MMAT_BONE)
+	if (ccsf_mmat_kind_of(m->mtype, 0) == CCSF_MMAT_BONE && m->posed_by) {
+		sb_puts(w->obj, "# bone and skin vertices are posed in world "
+			"space at frame 0 of ");
+		obj_put_name(w->obj, m->posed_by);
+		sb_puts(w->obj, ": group <mmat>_nodeN holds the faces of node "
+			"slot N\n");
+	} else if (ccsf_mmat_kind_of(m->mtype, 0) == CCSF_MMAT_BONE)
 		sb_puts(w->obj, "# bone and skin vertices are unposed, in the "
 			"space of their clump node: group <mmat>_nodeN holds "
 			"the faces of node slot N\n");

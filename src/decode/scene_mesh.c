@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "decode/model.h"
+#include "decode/model_pose.h"
 #include "decode/scene_int.h"
 
 /* The vertex arrays of one primitive; NULL arrays are left out. */
@@ -155,17 +156,17 @@ struct placing {
 };
 
 static void place_bone(struct scene_build *b, const struct placing *pl,
+		       const struct model_mesh *m, const struct model_mmat *mm,
 		       struct prim *p, uint32_t k, const struct model_vertex *v)
 {
-	const double *w = pose_slot_world(&b->pose, pl->clump, v->node);
 	double o[3];
-	xform_point(w, v->pos, o);
+	model_pose_vertex(m, mm, v, &b->pose, pl->clump, o, NULL);
 	for (int i = 0; i < 3; i++)
 		p->pos[3 * k + i] = fin((float)o[i]);
 	p->joints[4 * k] = v->node < pl->clump->count
 			   ? pl->joint_of_slot[v->node] : 0;
 	p->weights[4 * k] = 1;
-	put_attributes(p, k, v, w);
+	put_attributes(p, k, v, pose_slot_world(&b->pose, pl->clump, v->node));
 }
 
 /* Up to four joints, heaviest first, weights summing to one. */
@@ -197,29 +198,20 @@ static void put_weights(struct prim *p, uint32_t k, uint16_t *j, double *w,
 		p->weights[4 * k + t] = (float)(p->weights[4 * k + t] / sum);
 }
 
+/* A skin vertex at the weighted sum of its entries, its joints merged
+ * per node; its normal turns with the node of the entry it came from. */
 static void place_skin(struct scene_build *b, const struct placing *pl,
-		       const struct model_mesh *m, struct prim *p, uint32_t k,
-		       const struct model_vertex *v)
+		       const struct model_mesh *m, const struct model_mmat *mm,
+		       struct prim *p, uint32_t k, const struct model_vertex *v)
 {
 	uint16_t joint[64];
-	double weight[64], sum[3] = { 0, 0, 0 }, first[3] = { 0, 0, 0 };
+	double weight[64], o[3];
 	unsigned n = 0;
-	bool agree = true;
-	const double *turn = NULL;
+	bool agree;
+	model_pose_vertex(m, mm, v, &b->pose, pl->clump, o, &agree);
 	for (uint32_t e = 0; e < v->entry_count &&
 	     (uint64_t)v->first_entry + e < m->entry_count; e++) {
 		const struct model_skin_entry *en = &m->entries[v->first_entry + e];
-		const double *w = pose_slot_world(&b->pose, pl->clump, en->node);
-		double o[3];
-		xform_point(w, en->pos, o);
-		double scale = 1e-3 * (1 + fabs(o[0]) + fabs(o[1]) + fabs(o[2]));
-		for (int i = 0; i < 3; i++) {
-			sum[i] += en->weight / 256.0 * o[i];
-			if (e == 0)
-				first[i] = o[i];
-			agree &= fabs(o[i] - first[i]) <= scale;
-		}
-		turn = turn ? turn : w;
 		uint16_t j = en->node < pl->clump->count
 			     ? pl->joint_of_slot[en->node] : 0;
 		unsigned u = 0;
@@ -235,9 +227,9 @@ static void place_skin(struct scene_build *b, const struct placing *pl,
 	if (!agree)
 		b->disagreeing++;
 	for (int i = 0; i < 3; i++)
-		p->pos[3 * k + i] = fin((float)sum[i]);
+		p->pos[3 * k + i] = fin((float)o[i]);
 	put_weights(p, k, joint, weight, n);
-	put_attributes(p, k, v, turn);
+	put_attributes(p, k, v, pose_slot_world(&b->pose, pl->clump, v->node));
 }
 
 static void place_rigid(struct prim *p, uint32_t k, const struct model_vertex *v)
@@ -266,9 +258,9 @@ static uint32_t add_mesh(struct scene_build *b, const struct model_mesh *m,
 			if (!pl)
 				place_rigid(&p, k, v);
 			else if (mm->layout == MODEL_SKIN)
-				place_skin(b, pl, m, &p, k, v);
+				place_skin(b, pl, m, mm, &p, k, v);
 			else
-				place_bone(b, pl, &p, k, v);
+				place_bone(b, pl, m, mm, &p, k, v);
 		}
 		put_faces(&p, m, mm);
 		if (p.index_count)

@@ -12,6 +12,8 @@
 #include "decode/chunk_text.h"
 #include "decode/cutscene.h"
 #include "decode/model.h"
+#include "decode/model_pose.h"
+#include "decode/pose.h"
 #include "decode/texture.h"
 #include "decode/texture_scene.h"
 #include "util/bytes.h"
@@ -168,6 +170,36 @@ static const char *model_texture_path(void *ctx, uint32_t texture)
 	return ms->path;
 }
 
+/* A bone or skin model is posed at frame 0 of the Anime chunk that poses
+ * its owner's clump; without one it stays in node space. */
+static int posed_model_obj(struct member *m, const uint8_t *data, size_t len,
+			   const uint8_t *p, size_t plen,
+			   const struct model_env *env, struct strbuf *obj,
+			   struct strbuf *mtl, char *why, size_t why_len)
+{
+	const struct ccsf_scene *s = member_scene(m);
+	struct model_mesh mesh;
+	struct pose pose = { 0 };
+	int rc = model_decode(p, plen, s->version, &mesh, why, why_len);
+	if (rc == 0 && (mesh.mtype & 4))
+		rc = pose_build(s, data, len, &pose);
+	if (rc == 0 && (mesh.mtype & 4)) {
+		uint32_t owner = pose_owner_of(&pose, mesh.object);
+		const struct pose_clump *c = pose_clump_of(&pose, owner);
+		if (c && c->anime != POSE_NONE) {
+			model_pose(&mesh, &pose, c);
+			const char *by = member_object_name(m,
+					s->chunks[c->anime].object);
+			mesh.posed_by = by ? by : "an Anime chunk";
+		}
+	}
+	if (rc == 0)
+		rc = model_mesh_obj(&mesh, env, obj, mtl);
+	pose_free(&pose);
+	model_mesh_free(&mesh);
+	return rc;
+}
+
 enum model_part { PART_OBJ, PART_MTL, PART_HIT };
 
 static int produce_model(struct fs *fs, struct node *n, uint8_t **data,
@@ -190,8 +222,8 @@ static int produce_model(struct fs *fs, struct node *n, uint8_t **data,
 	else
 		/* The MTL costs a decode of its own: it is read once, when a
 		 * viewer loads the OBJ. */
-		rc = model_obj(p, plen, member_scene(m)->version, &env, &obj,
-			       &mtl, why, sizeof why);
+		rc = posed_model_obj(m, ref.data, ref.len, p, plen, &env, &obj,
+				     &mtl, why, sizeof why);
 	cache_put(fs->cache, &ref);
 	struct strbuf *out = part == PART_MTL ? &mtl : &obj;
 	sb_free(part == PART_MTL ? &obj : &mtl);
