@@ -27,7 +27,7 @@ REPLAY_CC=${REPLAY_CC:-gcc}
 REPLAY_SAN=${REPLAY_SAN--fsanitize=address,undefined -fno-sanitize-recover=all}
 SHELL_CMD=/bin/sh
 
-TARGETS="archive gzip iso ccsf chunk_text texture model fdtbl anime"
+TARGETS="archive gzip iso ccsf chunk_text texture model fdtbl anime scene"
 # The format library (libccsfs_format.a's folders): the harnesses reach
 # nothing above it.
 LIBSRC=$(cd "$SRCDIR/src" && ls util/*.c io/*.c archive/*.c ccsf/*.c decode/*.c | sed 's/\.c$//')
@@ -38,7 +38,7 @@ if grep -q '^#define HAVE_LIBDEFLATE 1' "$BUILDDIR/config.h" 2>/dev/null; then
 	PKGS="$PKGS libdeflate"
 fi
 PKG_CFLAGS=$(pkg-config --cflags $PKGS)
-PKG_LIBS=$(pkg-config --libs $PKGS)
+PKG_LIBS="$(pkg-config --libs $PKGS) -lm"
 
 # Inputs up to this many bytes: ISO images and archives need room.
 max_len() {

@@ -12,7 +12,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 srcfuzz=${TESTS_SRCDIR:+$TESTS_SRCDIR/../fuzz}
 srcfuzz=${srcfuzz:-$here}
 bindir=${FUZZ_REPLAY_DIR:-$(dirname "${CCSFS:-$PWD/ccsfs}")/fuzz}
-targets=${FUZZ_TARGETS:-archive gzip iso ccsf chunk_text texture model fdtbl anime}
+targets=${FUZZ_TARGETS:-archive gzip iso ccsf chunk_text texture model fdtbl anime scene}
 
 echo "1..$(echo $targets | wc -w)"
 n=0 failed=0

@@ -52,7 +52,8 @@ char *sb_reserve(struct strbuf *sb, size_t n)
 void sb_append(struct strbuf *sb, const void *bytes, size_t n)
 {
 	char *dst = sb_reserve(sb, n);
-	if (!dst)
+	/* An empty list's text is NULL: memcpy must not see it. */
+	if (!dst || !n)
 		return;
 	memcpy(dst, bytes, n);
 	sb->len += n;
