@@ -23,9 +23,10 @@
  * MDL_pc000_bone (mtype 5, bone body) has one mmat per slot: the box
  * box_lo..box_hi of that node's space as three triangle strips (the four
  * sides, 10 vertices, then the top and the bottom, 4 each: 18 vertices,
- * 12 triangles).  MDL_pc000_skin (mtype 5, skin body) is one strip of
- * PC000_BELT_VERTICES vertices, a belt at the waist: an octagon of radius
- * PC000_BELT_RADIUS at world heights PC000_BELT_Z0 and PC000_BELT_Z1 (at
+ * 12 triangles); left and right boxes are mirror images, not copies
+ * (assimp would fold identical meshes into one).  MDL_pc000_skin
+ * (mtype 5, skin body) is one strip of PC000_BELT_VERTICES vertices, a
+ * belt at the waist: an octagon of radius PC000_BELT_RADIUS at world heights PC000_BELT_Z0 and PC000_BELT_Z1 (at
  * frame 0), each vertex two entries, hips (slot 0) then body (slot 1),
  * weights 192 + 64 on the lower row and 64 + 192 on the upper.  Each
  * entry's point maps to the same world point at frame 0, except for the
@@ -60,12 +61,14 @@ static const struct pc000_node pc000_nodes[PC000_NODES] = {
 	{ "hips", -1, { 0, 0, 30 }, 0, { -5, -3, -2 }, { 5, 3, 2 } },
 	{ "body", 0, { 0, 0, 4 }, 0, { -5, -3, 0 }, { 5, 3, 10 } },
 	{ "head", 1, { 0, 0, 12 }, 0, { -3, -3, 0 }, { 3, 3, 6 } },
-	{ "armL", 1, { 6.5f, 0, 9 }, -20, { -1.5f, -1.5f, -11 },
-	  { 1.5f, 1.5f, 0 } },
-	{ "armR", 1, { -6.5f, 0, 9 }, 20, { -1.5f, -1.5f, -11 },
-	  { 1.5f, 1.5f, 0 } },
-	{ "legL", 0, { 3, 0, -2 }, 30, { -2, -2, -28 }, { 2, 2, 0 } },
-	{ "legR", 0, { -3, 0, -2 }, -30, { -2, -2, -28 }, { 2, 2, 0 } },
+	{ "armL", 1, { 6.5f, 0, 9 }, -20, { -1, -1.5f, -11 },
+	  { 2, 1.5f, 0 } },
+	{ "armR", 1, { -6.5f, 0, 9 }, 20, { -2, -1.5f, -11 },
+	  { 1, 1.5f, 0 } },
+	{ "legL", 0, { 3, 0, -2 }, 30, { -1.5f, -2, -28 },
+	  { 2.5f, 2, 0 } },
+	{ "legR", 0, { -3, 0, -2 }, -30, { -2.5f, -2, -28 },
+	  { 1.5f, 2, 0 } },
 };
 
 /* The hips' keyed position: up one unit at mid-stride. */
