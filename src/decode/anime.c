@@ -134,6 +134,31 @@ int anime_controller_parse(uint16_t kind, const uint8_t *p, size_t len,
 	return 0;
 }
 
+int anime_chunk_check(const uint8_t *p, size_t len, char *why,
+		      size_t why_len)
+{
+	enum { HEAD = 12, RECORD_HEADER = 8 };  /* ANM_, frames, words */
+	for (size_t off = HEAD; len >= RECORD_HEADER &&
+	     off <= len - RECORD_HEADER;) {
+		uint16_t kind = rd_u16le(p + off);
+		uint64_t rlen = 4 * (uint64_t)rd_u32le(p + off + 4);
+		if (rlen > len - off - RECORD_HEADER)
+			break;
+		struct anime_controller c;
+		char inner[ANIME_WHY];
+		if (anime_is_controller(kind) &&
+		    anime_controller_parse(kind, p + off + RECORD_HEADER,
+					   (size_t)rlen, &c, inner,
+					   sizeof inner) < 0) {
+			snprintf(why, why_len, "%s at +0x%zx: %s",
+				 layout_of(kind)->name, off, inner);
+			return -EIO;
+		}
+		off += RECORD_HEADER + (size_t)rlen;
+	}
+	return 0;
+}
+
 unsigned anime_field_value(const struct anime_field *f, uint32_t k,
 			   uint32_t *frame, float out[3])
 {

@@ -54,6 +54,15 @@ int anime_controller_parse(uint16_t kind, const uint8_t *p, size_t len,
 			   struct anime_controller *c, char *why,
 			   size_t why_len);
 
+/* Runs the controller parse over an Anime chunk's payload (its three
+ * words, then the records, stepped over by their size fields): 0, or
+ * -EIO with why naming the first controller that cannot be read, by kind
+ * and offset in the payload ("object-ctl at +0x24: rotation: selector
+ * 5 ...").  A record that runs past the chunk ends the walk quietly:
+ * anime.txt says so, and no controller is behind it. */
+int anime_chunk_check(const uint8_t *p, size_t len, char *why,
+		      size_t why_len);
+
 /* The field's value at key k (0 for a constant one) and that key's frame
  * (0 for a constant one), as floats: a colour gives r, g, b in 0..1.
  * out holds 3 floats; returns how many it wrote. */

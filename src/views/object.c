@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ccsf/ccsf.h"
+#include "decode/anime.h"
 #include "decode/chunk_text.h"
 #include "decode/cutscene.h"
 #include "decode/model.h"
@@ -351,9 +352,26 @@ static void add_palette_png(struct dir_builder *b,
 			   why[0] ? why : strerror(-rc));
 }
 
+/* A controller anime.txt cannot read ends its record with an error line
+ * there; error.txt names the first of each chunk, found now. */
+static void check_anime(const struct object_build *ob,
+			const struct ccsf_chunk *c, const char *name,
+			struct strbuf *errs)
+{
+	if (c->length < CCSF_CHUNK_HEADER ||
+	    (uint64_t)c->offset + c->length > ob->len)
+		return;
+	char why[ANIME_WHY + 40];
+	if (anime_chunk_check(ob->data + c->offset + CCSF_CHUNK_HEADER,
+			      c->length - CCSF_CHUNK_HEADER, why,
+			      sizeof why) < 0)
+		note_error(errs, ob->m, ob->object, name, why);
+}
+
 /* Each chunk as <kind>.bin and, where a decoder exists, <kind>.txt. */
 static void add_chunk_files(struct dir_builder *b,
-			    const struct object_build *ob)
+			    const struct object_build *ob,
+			    struct strbuf *errs)
 {
 	const struct ccsf_scene *s = member_scene(ob->m);
 	time_t t = member_mtime(ob->m);
@@ -378,6 +396,7 @@ static void add_chunk_files(struct dir_builder *b,
 			snprintf(name, sizeof name, "%s.txt", base);
 			dir_add_made(b, name, t, produce_anime_text, ob->m,
 				     ob->chunks[i]);
+			check_anime(ob, c, name, errs);
 		}
 	}
 }
@@ -443,7 +462,7 @@ int object_populate(struct fs *fs, struct node *dir,
 	struct dir_builder b;
 	dir_builder_init(&b, fs, dir);
 	struct strbuf errs = STRBUF_INIT;
-	add_chunk_files(&b, ob);
+	add_chunk_files(&b, ob, &errs);
 	add_made_files(&b, ob, &errs);
 	if (cutscene_has_track(member_scene(ob->m), ob->object))
 		dir_add_made(&b, "track.txt", member_mtime(ob->m),

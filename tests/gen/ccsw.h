@@ -138,11 +138,90 @@ void ccsw_fbpage(struct ccsw *w, uint32_t object, uint32_t n,
 void ccsw_opaque(struct ccsw *w, uint16_t kind, uint32_t object,
 		 uint32_t words, uint32_t seed);
 
+/* F_Obj 0x0101 (ccsw_f_obj() below; also in Anime chunks). */
+struct ccsw_f_obj {
+	uint32_t object, flag;
+	float pos[3], rot[3], scale[3], tp;
+	uint32_t disp_sw;
+};
+
 /* Anime 0x0700: u32 object, u32 frames, u32 words (that follow), then per
  * frame a Top record and an F_Obj record for `target`, then an end Top.
- * Walked by its (right) size field. */
+ * Walked by its (right) size field.  (ccsw_anime_write() with those
+ * records and no controllers.) */
 void ccsw_anime(struct ccsw *w, uint32_t object, uint32_t target,
 		uint32_t frames);
+
+/* The F_Obj ccsw_anime() writes for `object` at `frame`: it moves 2 units
+ * along X a frame and turns 6 degrees about Z. */
+struct ccsw_f_obj ccsw_f_obj_moving(uint32_t object, uint32_t frame);
+
+/* Anime controllers (doc/formats/anime.md, Controllers).  A controller's
+ * fields are indexed by selector slot, slot = first selector bit / 3, so
+ * field[k] is the field whose selector sits at bits 3k..3k+2:
+ *	object 0x0102:        0 position, 1 rotation, 2 scale, 3 transparency
+ *	material 0x0202:      0 U, 1 V
+ *	distant light 0x0603: 1 rotation, 2 colour, 3 intensity
+ *	direct light 0x0605:  0 position .. 7 radius 2
+ *	omni light 0x0609:    0 position, 2 colour, 3 intensity,
+ *	                      4 fall-off start, 5 fall-off end
+ * A vec3 takes v[0..2], a scalar v[0], a colour rgb (R in the low byte). */
+enum { CCSW_CTL_OBJECT = 0x0102, CCSW_CTL_MATERIAL = 0x0202,
+       CCSW_CTL_DISTANT = 0x0603, CCSW_CTL_DIRECT = 0x0605,
+       CCSW_CTL_OMNI = 0x0609 };
+enum ccsw_ctl_mode { CCSW_ABSENT = 0, CCSW_CONSTANT = 1, CCSW_KEYED = 2 };
+#define CCSW_CTL_FIELDS 8
+
+struct ccsw_key {
+	uint32_t frame;
+	float v[3];
+	uint32_t rgb;
+};
+
+struct ccsw_ctl_field {
+	/* The selector written: 0, 1 or 2 as above; 3..7 are written as
+	 * they are with no bytes for the field (a broken record). */
+	uint8_t mode;
+	float v[3];                     /* constant */
+	uint32_t rgb;                   /* constant colour */
+	uint32_t key_count;             /* keyed */
+	const struct ccsw_key *keys;
+	/* Nonzero: the count word claims this instead of key_count (the
+	 * key_count keys are still what is written). */
+	uint32_t count_lie;
+};
+
+struct ccsw_ctl {
+	uint16_t kind;                  /* CCSW_CTL_* */
+	uint32_t target;                /* object, MAT_ or light */
+	struct ccsw_ctl_field field[CCSW_CTL_FIELDS];
+};
+
+/* A per-frame record after Top `frame` (0 puts it after the controllers,
+ * under Top 0): F_Camera (object, flag, one value per clear bit 1-8),
+ * F_Obj (f_obj) or F_Ambient (rgb). */
+struct ccsw_frame_rec {
+	uint32_t frame;
+	uint16_t kind;                  /* CCSW_F_CAMERA, _F_OBJ, _F_AMBIENT */
+	uint32_t object, flag;
+	float values[8];
+	struct ccsw_f_obj f_obj;
+	uint32_t rgb;
+};
+
+/* A whole clip: Top 0, the controllers, then Top 1 .. frames-1 each with
+ * its records (recs in any order; each goes after its frame's Top, in
+ * the order given), then the end Top (0xfffffffe when loop). */
+struct ccsw_anime_desc {
+	uint32_t object;                /* ANM_ */
+	uint32_t frames;
+	bool loop;
+	size_t ctl_count;
+	const struct ccsw_ctl *ctls;
+	size_t rec_count;
+	const struct ccsw_frame_rec *recs;
+};
+void ccsw_anime_write(struct ccsw *w, const struct ccsw_anime_desc *a);
 
 /* Textures.  Pixels are generated from pattern and seed unless given. */
 enum ccsw_pattern {
@@ -255,11 +334,6 @@ void ccsw_frame(struct ccsw *w, uint32_t count);
 void ccsw_top(struct ccsw *w, uint32_t frame);
 void ccsw_end(struct ccsw *w);          /* Top 0xffffffff */
 
-struct ccsw_f_obj {
-	uint32_t object, flag;
-	float pos[3], rot[3], scale[3], tp;
-	uint32_t disp_sw;
-};
 void ccsw_f_obj(struct ccsw *w, const struct ccsw_f_obj *f);
 void ccsw_f_note(struct ccsw *w, uint32_t object, uint32_t event,
 		 uint32_t param);

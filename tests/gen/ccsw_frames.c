@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* ccsw_frames.c - frame records, the Anime chunk, Pcm audio and
- * the frame section. */
+/* ccsw_frames.c - frame-record payloads (shared with ccsw_anime.c), Pcm
+ * audio and the frame section. */
 #include "ccsw_int.h"
 
 /* ---- frame-record payloads, shared by the frame section and Anime ---- */
 
-static void put_record(struct buf *b, uint16_t kind, uint16_t tag,
-		       const struct buf *payload)
+void put_record(struct buf *b, uint16_t kind, uint16_t tag,
+		const struct buf *payload)
 {
 	put_u16(b, kind);
 	put_u16(b, tag);
@@ -14,7 +14,7 @@ static void put_record(struct buf *b, uint16_t kind, uint16_t tag,
 	put_bytes(b, payload->p, payload->len);
 }
 
-static void f_obj_payload(struct buf *p, const struct ccsw_f_obj *f)
+void f_obj_payload(struct buf *p, const struct ccsw_f_obj *f)
 {
 	put_u32(p, f->object);
 	put_u32(p, f->flag);
@@ -25,39 +25,18 @@ static void f_obj_payload(struct buf *p, const struct ccsw_f_obj *f)
 	put_u32(p, f->disp_sw);
 }
 
-static struct ccsw_f_obj f_obj_moving(uint32_t object, uint32_t frame)
+/* One value per clear bit 1-8 of flag, none if flag & 1. */
+void f_camera_payload(struct buf *p, uint32_t object, uint32_t flag,
+		      const float *values)
 {
-	struct ccsw_f_obj f = {
-		.object = object, .flag = 0,
-		.pos = { (float)frame * 2.0f, 0.0f, (float)(frame % 16) },
-		.rot = { 0.0f, 0.0f, (float)((frame * 6) % 360) },
-		.scale = { 1.0f, 1.0f, 1.0f }, .tp = 1.0f, .disp_sw = 1,
-	};
-	return f;
-}
-
-void ccsw_anime(struct ccsw *w, uint32_t object, uint32_t target,
-		uint32_t frames)
-{
-	struct buf body = {0}, rec = {0};
-	for (uint32_t f = 0; f <= frames; f++) {
-		put_u32(&rec, f < frames ? f : CCSW_END_FRAME);
-		put_record(&body, CCSW_TOP, CCSW_TAG, &rec);
-		buf_free(&rec);
-		if (f == frames)
-			break;
-		struct ccsw_f_obj fo = f_obj_moving(target, f);
-		f_obj_payload(&rec, &fo);
-		put_record(&body, CCSW_F_OBJ, CCSW_TAG, &rec);
-		buf_free(&rec);
+	put_u32(p, object);
+	put_u32(p, flag);
+	if (!(flag & 1)) {
+		size_t k = 0;
+		for (int bit = 1; bit <= 8; bit++)
+			if (!(flag & (1u << bit)))
+				put_f32(p, values ? values[k++] : 0.0f);
 	}
-	struct buf p = {0};
-	put_u32(&p, object);
-	put_u32(&p, frames);
-	put_u32(&p, (uint32_t)(body.len / 4));
-	put_bytes(&p, body.p, body.len);
-	buf_free(&body);
-	emit(w, CCSW_ANIME, &p, CCSW_SIZE_AUTO, object);
 }
 
 /* ---- audio ---- */
@@ -166,14 +145,7 @@ void ccsw_f_camera(struct ccsw *w, uint32_t object, uint32_t flag,
 		   const float *values)
 {
 	struct buf p = {0};
-	put_u32(&p, object);
-	put_u32(&p, flag);
-	if (!(flag & 1)) {
-		size_t k = 0;
-		for (int bit = 1; bit <= 8; bit++)
-			if (!(flag & (1u << bit)))
-				put_f32(&p, values ? values[k++] : 0.0f);
-	}
+	f_camera_payload(&p, object, flag, values);
 	emit(w, CCSW_F_CAMERA, &p, CCSW_SIZE_AUTO, object);
 }
 

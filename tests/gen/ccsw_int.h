@@ -74,4 +74,12 @@ void emit(struct ccsw *w, uint16_t kind, struct buf *p,
 		 long long size_field, uint32_t object);
 uint16_t stream_tag(const struct ccsw *w);
 
+/* Frame records as the frame section and the Anime chunk both hold them
+ * (ccsw_frames.c): a record is its 8-byte header, then the payload. */
+void put_record(struct buf *b, uint16_t kind, uint16_t tag,
+		const struct buf *payload);
+void f_obj_payload(struct buf *p, const struct ccsw_f_obj *f);
+void f_camera_payload(struct buf *p, uint32_t object, uint32_t flag,
+		      const float *values);
+
 #endif

@@ -135,6 +135,7 @@ void sample_snd000(struct archive_out *ao, uint32_t mtime);
 void sample_empty(struct archive_out *ao, uint32_t mtime);
 void sample_sector_end(struct archive_out *ao, uint32_t mtime);
 void sample_big(struct archive_out *ao, uint32_t mtime);
+void sample_pc000(struct archive_out *ao, uint32_t mtime);
 void cutscene_extras(struct ccsw *w, uint32_t frame, uint32_t cam,
 			    uint32_t mat, uint32_t mph, uint32_t tgt[2],
 			    uint32_t shadow_obj, uint32_t note_obj);

@@ -131,6 +131,46 @@ void add_shadow_model(struct ccsw *w, uint32_t file, const char *stem,
 	ccsw_model(w, &m);
 }
 
+/* The character's clip: an object controller per node (there is no bind
+ * pose, so these place the nodes: n0 stands 20 up, n1 turns about Z,
+ * n2 is stretched, n3 rises and is half transparent), and the F_Obj
+ * records for n0 that ccsw_anime() always wrote (tests read them). */
+static void character_anime(struct ccsw *w, uint32_t anm,
+			    const uint32_t nodes[4])
+{
+	enum { FRAMES = 3 };
+	static const struct ccsw_key turn[2] = {
+		{ .frame = 0, .v = { 0, 0, 0 } }, { .frame = 2, .v = { 0, 0, 90 } },
+	};
+	static const struct ccsw_key rise[2] = {
+		{ .frame = 0, .v = { 0, 0, 6 } }, { .frame = 2, .v = { 0, 0, 8 } },
+	};
+	struct ccsw_ctl c[4] = {
+		{ .kind = CCSW_CTL_OBJECT, .target = nodes[0], .field = {
+		  [0] = { .mode = CCSW_CONSTANT, .v = { 0, 0, 20 } } } },
+		{ .kind = CCSW_CTL_OBJECT, .target = nodes[1], .field = {
+		  [0] = { .mode = CCSW_CONSTANT, .v = { 0, 0, 8 } },
+		  [1] = { .mode = CCSW_KEYED, .key_count = 2, .keys = turn } } },
+		{ .kind = CCSW_CTL_OBJECT, .target = nodes[2], .field = {
+		  [0] = { .mode = CCSW_CONSTANT, .v = { 3, 0, 6 } },
+		  [2] = { .mode = CCSW_CONSTANT, .v = { 1, 1, 1.5f } } } },
+		{ .kind = CCSW_CTL_OBJECT, .target = nodes[3], .field = {
+		  [0] = { .mode = CCSW_KEYED, .key_count = 2, .keys = rise },
+		  [3] = { .mode = CCSW_CONSTANT, .v = { 0.5f } } } },
+	};
+	struct ccsw_frame_rec r[FRAMES];
+	for (uint32_t f = 0; f < FRAMES; f++) {
+		memset(&r[f], 0, sizeof r[f]);
+		r[f].frame = f;
+		r[f].kind = CCSW_F_OBJ;
+		r[f].f_obj = ccsw_f_obj_moving(nodes[0], f);
+	}
+	struct ccsw_anime_desc a = { .object = anm, .frames = FRAMES,
+				     .ctl_count = 4, .ctls = c,
+				     .rec_count = FRAMES, .recs = r };
+	ccsw_anime_write(w, &a);
+}
+
 /* Clump, bone and skin models, ExtObj, Anime, Bbox, dummies: a character. */
 void add_character(struct ccsw *w, uint32_t file, const char *stem,
 			  uint32_t mat)
@@ -170,7 +210,7 @@ void add_character(struct ccsw *w, uint32_t file, const char *stem,
 			 i == 1 ? bone : i == 2 ? skin : 0, 0);
 	ccsw_clump(w, clump, NODES, nodes);
 	ccsw_extobj(w, ext, nodes[0], nodes[3]);
-	ccsw_anime(w, anm, nodes[0], 3);
+	character_anime(w, anm, nodes);
 	const float lo[3] = { -10, -10, 0 }, hi[3] = { 10, 10, 40 };
 	ccsw_bbox(w, box, nodes[0], lo, hi);
 	const float at[3] = { 5, 0, 20 }, rot[3] = { 0, 90, 180 };

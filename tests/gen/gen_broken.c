@@ -208,6 +208,55 @@ static void broken_huge(struct archive_out *ao, struct rng *r)
 		   "index object_count 2^31");
 }
 
+/* Anime controllers anime.txt cannot read, each followed by one it can:
+ * ANM_badsel's rotation has selector 5, ANM_badkeys' position claims
+ * 1000 keys and holds 2.  Each chunk's error.txt line names the first. */
+static void add_bad_anime(struct ccsw *w, uint32_t f, uint32_t obj,
+			  uint32_t mat)
+{
+	static const struct ccsw_key two[2] = {
+		{ .frame = 0, .v = { 1, 2, 3 } }, { .frame = 2, .v = { 4, 5, 6 } },
+	};
+	struct ccsw_ctl sel[2] = {
+		{ .kind = CCSW_CTL_OBJECT, .target = obj, .field = {
+		  [0] = { .mode = CCSW_CONSTANT, .v = { 1, 2, 3 } },
+		  [1] = { .mode = 5 } } },
+		{ .kind = CCSW_CTL_OBJECT, .target = obj, .field = {
+		  [0] = { .mode = CCSW_CONSTANT, .v = { 7, 8, 9 } } } },
+	};
+	struct ccsw_anime_desc a = { .object = objectf(w, f, "ANM_badsel"),
+				     .frames = 3, .ctl_count = 2, .ctls = sel };
+	ccsw_anime_write(w, &a);
+	struct ccsw_ctl keys[2] = {
+		{ .kind = CCSW_CTL_OBJECT, .target = obj, .field = {
+		  [0] = { .mode = CCSW_KEYED, .key_count = 2, .keys = two,
+			  .count_lie = 1000 } } },
+		{ .kind = CCSW_CTL_MATERIAL, .target = mat, .field = {
+		  [1] = { .mode = CCSW_CONSTANT, .v = { 0.25f } } } },
+	};
+	a.object = objectf(w, f, "ANM_badkeys");
+	a.ctls = keys;
+	a.loop = true;
+	ccsw_anime_write(w, &a);
+}
+
+/* After every other member, so their offsets and sector names stay. */
+static void broken_anime(struct archive_out *ao, struct rng *r)
+{
+	uint32_t f;
+	struct ccsw *w = new_scene("badanim", 0x100, &f);
+	struct kit k = { .stem = "badanim", .psm = 0x13, .tw = 5, .th = 5,
+			 .tex_flag = 1, .clut_flag = 1,
+			 .pattern = CCSW_PAT_GRADIENT, .mtype = 1, .mmats = 1,
+			 .vertices = 10, .seed = 14 };
+	struct kit_ids id = add_kit(w, f, &k);
+	add_bad_anime(w, f, id.obj, id.mat);
+	end_data_scene(w);
+	put_broken(ao, r, w, "badanim.cmp", GZW_GOOD,
+		   "Anime controllers with selector 5 and with 1000 keys "
+		   "claimed, 2 held");
+}
+
 int cmd_broken(const char *file, const char *raw)
 {
 	struct rng r = { 0xb40ce };
@@ -217,6 +266,7 @@ int cmd_broken(const char *file, const char *raw)
 	broken_first(&ao, &r);
 	broken_second(&ao, &r);
 	broken_huge(&ao, &r);
+	broken_anime(&ao, &r);
 	archive_close(&ao);
 	return 0;
 }

@@ -432,6 +432,9 @@ int cmd_sample(const char *dir, const char *raw)
 	sample_empty(&ao, rng_mtime(&r));
 	sample_sector_end(&ao, rng_mtime(&r));
 	sample_big(&ao, rng_mtime(&r));
+	/* Last, with an mtime of its own, so that the members before it and
+	 * the stream's draws from r stay as they were. */
+	sample_pc000(&ao, 1000000000u);
 	archive_close(&ao);
 	free(path);
 

@@ -12,7 +12,7 @@ mnt=$work/mnt
 
 check "mounts the broken archive" mount_ccsfs "$arc" "$mnt" -o cache_size=64K
 check_eq "every member lists, the nameless one by its sector" \
-	"badcrc badsize badtex cut good1 good2 idx2p31 isize4g liar mdl2p31 member-10 pastend tex2p20 texliar trailer unkkind" \
+	"badanim badcrc badsize badtex cut good1 good2 idx2p31 isize4g liar mdl2p31 member-10 pastend tex2p20 texliar trailer unkkind" \
 	"$(ls "$mnt" | grep -v '^%' | tr '\n' ' ' | sed 's/ $//')"
 # The listing's size is told before anything is inflated; it must be
 # the size of what reading it then makes.
@@ -62,6 +62,21 @@ check "badtex: the good palette still makes its PNG" sh -c "cat '$t/CLT_small/pa
 check "pastend: error.txt says the size runs past the end" grep -q 'past the end' "$mnt/pastend/error.txt"
 check "trailer: bytes after the end Top are a trailer chunk" sh -c "ls '$mnt/trailer/chunks' | grep -q -- '-trailer.bin$'"
 check_fails "trailer: a trailer is no error" test -e "$mnt/trailer/error.txt"
+a=$mnt/badanim
+check "badanim: error.txt names the controller with selector 5" \
+	grep -qx 'anime.txt: object-ctl at +0x18: rotation: selector 5 (only 0, 1 and 2 are known)' "$a/ANM_badsel/error.txt"
+check "badanim: anime.txt ends that record with an error line" \
+	grep -qx '  error: rotation: selector 5 (only 0, 1 and 2 are known)' "$a/ANM_badsel/anime.txt"
+check "badanim: anime.txt still shows the controller after it" sh -c \
+	"grep -A1 -x '0 object-ctl OBJ_badanim flags=0x00000001' '$a/ANM_badsel/anime.txt' | grep -qx '  position: constant 7 8 9'"
+check "badanim: anime.txt still shows the Tops after it" grep -qx '2 top - frame=2' "$a/ANM_badsel/anime.txt"
+check "badanim: error.txt names the controller whose keys run past the chunk" \
+	grep -qx 'anime.txt: object-ctl at +0x18: position: 1000 keys need 16000 bytes, 32 left' "$a/ANM_badkeys/error.txt"
+check "badanim: the material controller after it still shows" sh -c \
+	"grep -A1 '^0 material-ctl MAT_badanim ' '$a/ANM_badkeys/anime.txt' | grep -qx '  v: constant 0.25'"
+check "badanim: the end Top still shows" grep -qx -- '-2 top - frame=-2' "$a/ANM_badkeys/anime.txt"
+check_fails "badanim: no error.txt for the member (it walks)" test -e "$a/error.txt"
+
 check_eq "listing marks the broken members" "badcrc broken cut broken badsize broken isize4g broken " \
 	"$(awk '$2 != "ok" && NR > 1 { printf "%s %s ", $1, $2 }' "$mnt/%members.txt")"
 check "the mount is alive after all of it" cmp "$mnt/good2/good2.ccs" "$raw/good2.ccs"

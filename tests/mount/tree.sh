@@ -55,6 +55,23 @@ check "texture.txt says its kind" grep -qx 'kind: 0x0300 (texture)' "$d/xasc00/T
 check "kinds without a known layout have no .txt" sh -c "! ls '$d'/*/*/particle.txt '$d'/*/*/eff.txt 2>/dev/null | grep -q ."
 check "anime.txt decodes an Anime chunk's records, frame by frame" sh -c \
 	"grep -q '^1 f_obj OBJ_chr000_n0 pos=2,0,1 ' '$d/chr000/ANM_chr000/anime.txt'"
+check "anime.txt decodes chr000's object controllers" sh -c \
+	"grep -A4 -x '0 object-ctl OBJ_chr000_n1 flags=0x00000011' '$d/chr000/ANM_chr000/anime.txt' | grep -qx '    2: 0 0 90'"
+# pc000, the walking figure (tests/gen/pc000.h): its clip places every
+# node, and nothing about it is an error.
+w=$d/pc000/ANM_pc000_walk/anime.txt
+check_eq "pc000: an object controller per clump node" \
+	"hips body head armL armR legL legR" \
+	"$(sed -n 's/^0 object-ctl OBJ_pc000_\([a-zA-Z]*\) .*/\1/p' "$w" | tr '\n' ' ' | sed 's/ $//')"
+check "pc000: legL swings +-30 degrees about X" sh -c \
+	"grep -A4 '^0 object-ctl OBJ_pc000_legL ' '$w' | tr '\n' '|' | grep -q 'rotation: keyed 3|    0: 30 0 0|    15: -30 0 0|'"
+check "pc000: the clip loops, camera records in its Tops" sh -c \
+	"grep -qx -- '-2 top - frame=-2' '$w' && test \$(grep -c '^[0-9]* f_camera CAM_pc000 ' '$w') = 3"
+check "pc000: omni light and material controllers" sh -c \
+	"grep -q '^0 omnilight-ctl LGT_pc000 ' '$w' && grep -q '^0 material-ctl MAT_pc000 ' '$w'"
+check_eq "pc000: no error.txt anywhere" "" "$(cd "$d/pc000" && ls */error.txt error.txt 2>/dev/null)"
+check "pc000: the clump lists the nodes in slot order" sh -c \
+	"grep -q '^node 6: [0-9]* (OBJ_pc000_legR)' '$d/pc000/CMP_pc000/clump.txt'"
 check "Shift-JIS names become UTF-8" test -d "$d/framebuf/FBR_描画領域"
 check "a / in a name is escaped" test -d "$d/names/DMY_a%2Fb"
 check "a repeated name gets ~index" test -d "$d/names/DMY_twin~6"

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "testutil.h"
+#include "ccsw.h"
 #include "decode/anime.h"
 #include "util/bytes.h"
 #include "util/strbuf.h"
@@ -208,6 +209,92 @@ static void spot_light_has_no_layout(void **state)
 	assert_false(anime_is_controller(0x0101));      /* F_Obj */
 }
 
+/* The generator's Anime chunk (ccsw_anime_write) in one file; returns
+ * the file and points *payload at the chunk's payload. */
+static uint8_t *write_clip(const struct ccsw_ctl *ctls, size_t n,
+			   const uint8_t **payload, size_t *plen)
+{
+	struct ccsw *w = ccsw_new("clip", 0x100);
+	ccsw_setup(w);
+	struct ccsw_frame_rec cam = { .frame = 1, .kind = CCSW_F_CAMERA,
+				      .object = 9, .flag = 0x1fc,
+				      .values = { 20 } };
+	struct ccsw_anime_desc a = { .object = 5, .frames = 2, .loop = true,
+				     .ctl_count = n, .ctls = ctls,
+				     .rec_count = 1, .recs = &cam };
+	ccsw_anime_write(w, &a);
+	size_t len, i;
+	uint8_t *file = ccsw_finish(w, &len);
+	for (i = 0; ccsw_chunk_at(w, i)->kind != CCSW_ANIME; i++)
+		;
+	const struct ccsw_chunk_info *c = ccsw_chunk_at(w, i);
+	*payload = file + c->offset + 8;
+	*plen = c->length - 8;
+	ccsw_free(w);
+	return file;
+}
+
+static void generator_round_trip(void **state)
+{
+	(void)state;
+	static const struct ccsw_key keys[2] = {
+		{ .frame = 0, .v = { 10, 0, 0 } }, { .frame = 30, .v = { -10 } },
+	};
+	struct ccsw_ctl ctls[2] = {
+		{ .kind = CCSW_CTL_OBJECT, .target = 3, .field = {
+		  [0] = { .mode = CCSW_CONSTANT, .v = { 1, 2, 3 } },
+		  [1] = { .mode = CCSW_KEYED, .key_count = 2, .keys = keys } } },
+		{ .kind = CCSW_CTL_OMNI, .target = 4, .field = {
+		  [2] = { .mode = CCSW_CONSTANT, .rgb = 0x332211 },
+		  [5] = { .mode = CCSW_CONSTANT, .v = { 120 } } } },
+	};
+	const uint8_t *p;
+	size_t plen;
+	uint8_t *file = write_clip(ctls, 2, &p, &plen);
+	char why[160] = "";
+	assert_int_equal(anime_chunk_check(p, plen, why, sizeof why), 0);
+	assert_int_equal(rd_u32le(p + 4), 2);
+	/* Top 0 at +12, the object controller at +24 after it */
+	assert_int_equal(rd_u16le(p + 24), 0x0102);
+	struct anime_controller c;
+	assert_int_equal(anime_controller_parse(0x0102, p + 32,
+			 4 * rd_u32le(p + 28), &c, why, sizeof why), 0);
+	assert_int_equal(c.flags, 1u | 2u << 3);
+	float v[3];
+	uint32_t frame;
+	anime_field_value(&c.fields[1], 1, &frame, v);
+	assert_int_equal(frame, 30);
+	assert_true(v[0] == -10.0f);
+	/* the clip loops: the last word is the end Top's 0xfffffffe */
+	assert_int_equal(rd_u32le(p + plen - 4), 0xfffffffeu);
+	free(file);
+}
+
+static void chunk_check_names_the_first_bad(void **state)
+{
+	(void)state;
+	struct ccsw_ctl ctls[2] = {
+		{ .kind = CCSW_CTL_OBJECT, .target = 3, .field = {
+		  [1] = { .mode = 5 } } },
+		{ .kind = CCSW_CTL_MATERIAL, .target = 4, .field = {
+		  [0] = { .mode = CCSW_KEYED, .key_count = 0,
+			  .count_lie = 1000 } } },
+	};
+	const uint8_t *p;
+	size_t plen;
+	uint8_t *file = write_clip(ctls, 2, &p, &plen);
+	char why[160] = "";
+	assert_int_equal(anime_chunk_check(p, plen, why, sizeof why), -EIO);
+	assert_string_equal(why, "object-ctl at +0x18: rotation: selector 5 "
+				 "(only 0, 1 and 2 are known)");
+	free(file);
+	file = write_clip(ctls + 1, 1, &p, &plen);
+	assert_int_equal(anime_chunk_check(p, plen, why, sizeof why), -EIO);
+	assert_string_equal(why, "material-ctl at +0x18: u: 1000 keys need "
+				 "8000 bytes, 0 left");
+	free(file);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -217,6 +304,8 @@ int main(void)
 		cmocka_unit_test(selector_three_to_seven_refused),
 		cmocka_unit_test(counts_past_the_record_refused),
 		cmocka_unit_test(spot_light_has_no_layout),
+		cmocka_unit_test(generator_round_trip),
+		cmocka_unit_test(chunk_check_names_the_first_bad),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
