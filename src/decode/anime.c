@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -289,4 +290,19 @@ void anime_object_pose(const struct anime_controller *c, float t[3],
 	anime_field_first(c, "position", zero, t);
 	anime_field_first(c, "rotation", zero, r_deg);
 	anime_field_first(c, "scale", one, s);
+}
+
+bool anime_f_obj(const struct anime_record *r, uint32_t *object, float t[3],
+		 float r_deg[3], float s[3])
+{
+	if (r->kind != 0x0101 || r->len < 44)
+		return false;
+	*object = rd_u32le(r->p);
+	float *out[3] = { t, r_deg, s };
+	for (int v = 0; v < 3; v++)
+		for (int i = 0; i < 3; i++) {
+			float f = rd_f32le(r->p + 8 + 12 * v + 4 * i);
+			out[v][i] = isfinite(f) ? f : v == 2;
+		}
+	return true;
 }

@@ -101,6 +101,14 @@ int anime_each_record(const uint8_t *p, size_t len, anime_record_fn fn,
 void anime_object_pose(const struct anime_controller *c, float t[3],
 		       float r_deg[3], float s[3]);
 
+/* An F_Obj record (0x0101, 52 bytes: u32 object, u32 unused, f32
+ * position[3], rotation[3] in degrees, scale[3], transparency, u32
+ * flags): true with its object and transform, false when the record is
+ * of another kind or too short.  Values that are not finite become the
+ * defaults. */
+bool anime_f_obj(const struct anime_record *r, uint32_t *object, float t[3],
+		 float r_deg[3], float s[3]);
+
 /* The first key's value of a field (or its constant), or def when the
  * controller has no such field: out holds 3 floats. */
 void anime_field_first(const struct anime_controller *c, const char *name,

@@ -120,14 +120,21 @@ struct drive_walk {
 	uint8_t *posed;
 };
 
+/* posed[] marks: a controller placed the node, or an F_Obj record did
+ * (a record holds from its frame on, so at frame 0 it wins). */
+enum { BY_NONE, BY_CONTROLLER, BY_F_OBJ };
+
 static void drive_record(const struct anime_record *r, void *arg)
 {
 	struct drive_walk *w = arg;
 	struct anime_controller c;
-	if (r->kind != 0x0102 ||
-	    anime_controller_parse(r->kind, r->p, r->len, &c, NULL, 0) < 0)
+	float t[3], rot[3], sc[3];
+	uint32_t target;
+	bool f_obj = anime_f_obj(r, &target, t, rot, sc);
+	if (!f_obj && (r->kind != 0x0102 ||
+	    anime_controller_parse(r->kind, r->p, r->len, &c, NULL, 0) < 0))
 		return;
-	uint32_t n = pose_node_of_target(w->p, c.target);
+	uint32_t n = pose_node_of_target(w->p, f_obj ? target : c.target);
 	if (n == POSE_NONE)
 		return;
 	struct pose_node *node = &w->p->nodes[n];
@@ -136,10 +143,17 @@ static void drive_record(const struct anime_record *r, void *arg)
 			w->first[n] = w->anime;
 		return;
 	}
-	if (node->anime != w->p->animes[w->anime] || w->posed[n])
+	if (node->anime != w->p->animes[w->anime])
 		return;
-	w->posed[n] = 1;
-	anime_object_pose(&c, node->t, node->r, node->s);
+	if (f_obj && r->frame <= 0) {
+		w->posed[n] = BY_F_OBJ;
+		memcpy(node->t, t, sizeof t);
+		memcpy(node->r, rot, sizeof rot);
+		memcpy(node->s, sc, sizeof sc);
+	} else if (!f_obj && w->posed[n] == BY_NONE) {
+		w->posed[n] = BY_CONTROLLER;
+		anime_object_pose(&c, node->t, node->r, node->s);
+	}
 }
 
 /* Runs the walk over every Anime chunk's records. */

@@ -12,7 +12,8 @@
  * a node of the node's clump (the first clump listing it), so a whole
  * character is posed by one clip; a node in no clump takes the first
  * chunk that drives it.  A node no chosen chunk drives stays at the
- * identity.  Parent loops in a damaged file are cut where they close, and
+ * identity.  An F_Obj record in the chunk at frame 0 (a record holds
+ * from its frame on) places its node in place of the controllers.  Parent loops in a damaged file are cut where they close, and
  * the node is then a root.
  */
 #ifndef CCSFS_POSE_H

@@ -26,16 +26,19 @@ struct anim {
 	struct strbuf samplers, channels;
 	uint32_t sampler_count;
 	uint8_t *used;          /* per gnode and path: has a channel */
-	/* F_Camera records met so far: one key each. */
+	/* F_Camera and F_Obj records met so far: one key each. */
 	struct cam_key *keys;
 	size_t key_count, key_cap;
 	uint32_t *cam_node_of;  /* per object: its camera gnode */
 };
 
+/* A record's place: a camera's (Rz * Ry * Rx * Rx(180), no scale) or an
+ * object's (Rx * Ry * Rz, with scale). */
 struct cam_key {
 	uint32_t node;
 	uint32_t frame;
-	float t[3], r[3], fov;
+	float t[3], r[3], s[3], fov;
+	bool camera;
 };
 
 static const char *const paths[3] = { "translation", "rotation", "scale" };
@@ -145,7 +148,7 @@ static void camera_key(struct anim *a, const struct anime_record *r)
 	    (flag & 1))
 		return;
 	struct cam_key k = { a->cam_node_of[object], (uint32_t)r->frame,
-			     { 0, 0, 0 }, { 0, 0, 0 }, 45 };
+			     { 0, 0, 0 }, { 0, 0, 0 }, { 1, 1, 1 }, 45, true };
 	for (size_t i = a->key_count; i-- > 0;)
 		if (a->keys[i].node == k.node) {
 			k = a->keys[i];
@@ -199,48 +202,80 @@ static void put_camera(struct scene_build *b, uint32_t g, const struct cam_key *
 	quat_of_camera(k->r, b->nodes[g].q);
 }
 
-static void anim_record(const struct anime_record *r, void *arg)
+/* F_Obj: the whole transform from its frame on, as a STEP key. */
+static void f_obj_key(struct anim *a, const struct anime_record *r)
 {
-	struct anim *a = arg;
-	if (r->kind == KIND_OBJECT_CTL)
-		object_channels(a, r);
-	else if (r->kind == KIND_F_CAMERA)
-		camera_key(a, r);
+	struct cam_key k = { .frame = r->frame > 0 ? (uint32_t)r->frame : 0 };
+	uint32_t object;
+	if (!anime_f_obj(r, &object, k.t, k.r, k.s))
+		return;
+	uint32_t n = pose_node_of_target(&a->b->pose, object);
+	if (n == POSE_NONE)
+		return;
+	k.node = gnode_of_pose(n);
+	if (vec_reserve(a->keys, &a->key_cap, a->key_count + 1, 16) < 0) {
+		a->b->failed = true;
+		return;
+	}
+	a->keys[a->key_count++] = k;
 }
 
-/* A camera's keys as STEP channels: records hold until the next, and
- * of two at one frame the later wins. */
-static void camera_channels(struct anim *a)
+static void anim_record_steps(const struct anime_record *r, void *arg)
+{
+	if (r->kind == KIND_F_CAMERA)
+		camera_key(arg, r);
+	else
+		f_obj_key(arg, r);
+}
+
+static void anim_record_controllers(const struct anime_record *r, void *arg)
+{
+	if (r->kind == KIND_OBJECT_CTL)
+		object_channels(arg, r);
+}
+
+/* Records as STEP channels: each holds until the next, and of two at one
+ * frame the later wins.  They take the node's paths before its
+ * controllers can. */
+static void step_channels(struct anim *a)
 {
 	size_t n = a->key_count;
 	float *times = malloc((n + 1) * sizeof *times);
-	float *t = malloc((n + 1) * 3 * sizeof *t);
-	float *q = malloc((n + 1) * 4 * sizeof *q);
-	for (size_t i = 0; times && t && q && i < n; i++) {
+	float *v[3] = { malloc((n + 1) * 3 * sizeof(float)),
+			malloc((n + 1) * 4 * sizeof(float)),
+			malloc((n + 1) * 3 * sizeof(float)) };
+	bool ok = times && v[0] && v[1] && v[2];
+	for (size_t i = 0; ok && i < n; i++) {
 		uint32_t node = a->keys[i].node, kept = 0, last = 0;
+		bool camera = a->keys[i].camera;
 		if (a->used[3 * node])
 			continue;
-		a->used[3 * node] = a->used[3 * node + 1] = 1;
 		for (size_t j = i; j < n; j++) {
 			const struct cam_key *k = &a->keys[j];
-			if (k->node != node)
+			if (k->node != node || k->camera != camera)
 				continue;
 			if (kept && k->frame <= last)
 				kept--;
 			times[kept] = (float)k->frame / FPS;
 			last = k->frame;
-			memcpy(t + 3 * kept, k->t, sizeof k->t);
-			quat_of_camera(k->r, q + 4 * kept);
+			memcpy(v[0] + 3 * kept, k->t, sizeof k->t);
+			memcpy(v[2] + 3 * kept, k->s, sizeof k->s);
+			if (camera)
+				quat_of_camera(k->r, v[1] + 4 * kept);
+			else
+				quat_of_xyz(k->r, v[1] + 4 * kept);
 			kept++;
 		}
-		add_channel(a, node, 0, times, t, kept, true);
-		add_channel(a, node, 1, times, q, kept, true);
+		for (unsigned path = 0; path < (camera ? 2u : 3u); path++) {
+			a->used[3 * node + path] = 1;
+			add_channel(a, node, path, times, v[path], kept, true);
+		}
 	}
-	if (!times || !t || !q)
+	if (!ok)
 		a->b->failed = true;
 	free(times);
-	free(t);
-	free(q);
+	for (int i = 0; i < 3; i++)
+		free(v[i]);
 }
 
 static void add_animation(struct scene_build *b, uint32_t chunk,
@@ -256,8 +291,10 @@ static void add_animation(struct scene_build *b, uint32_t chunk,
 		return;
 	}
 	if (p)
-		anime_each_record(p, plen, anim_record, &a, NULL, 0);
-	camera_channels(&a);
+		anime_each_record(p, plen, anim_record_steps, &a, NULL, 0);
+	step_channels(&a);
+	if (p)
+		anime_each_record(p, plen, anim_record_controllers, &a, NULL, 0);
 	if (a.sampler_count) {
 		struct strbuf *o = &b->animations.text;
 		glb_item(&b->animations);
