@@ -4,6 +4,12 @@
 
     glbcheck.py SCENE.glb SOURCE.ccs [--frames 0,10,20] [--tol 1e-3]
                 [--ignore-f-obj]
+    glbcheck.py --info SOURCE.ccs [MDL_name]
+
+--info prints what the tests expect of a file, from the CCSF alone:
+obj_chunks, clump_nodes (the largest clump), anime_frames (the first Anime
+chunk), models; with a model's name, its frame-0 world positions as the
+posed model.obj should hold them: vertices=N bbox=X0,Y0,Z0,X1,Y1,Z1.
 
 Two readers that share nothing with ccsfs: a glTF 2.0 binary reader
 (accessors, animation sampling, node world matrices, skinning) and a CCSF
@@ -336,6 +342,8 @@ class Ccs:
             elif kind == 0x0700:
                 self.read_anime(p)
             o = end
+        if o != len(data):      # a length rule went wrong somewhere
+            raise ValueError('chunk walk ended at %d of %d' % (o, len(data)))
 
     def name(self, i):
         return self.names[i] if 0 < i < len(self.names) else None
@@ -558,7 +566,28 @@ def mismatches(a, b, tol):
     return miss, 'as sets (%d vs %d)' % (len(a), len(b))
 
 
+def info(argv):
+    ccs = Ccs(open(argv[0], 'rb').read())
+    print('obj_chunks=%d clump_nodes=%d anime_frames=%d models=%d' % (
+        len(ccs.objs), max((len(c) for c in ccs.clumps), default=0),
+        ccs.animes[0]['frames'] if ccs.animes else 0, len(ccs.models)))
+    if len(argv) > 1:
+        model = ccs.names.index(argv[1])
+        owner = next((o for o, (_p, m) in sorted(ccs.objs.items())
+                      if m == model), 0)
+        anime = ccs.animes[0] if ccs.animes else None
+        v = ccs.model_world(model, owner, ccs.world(anime, 0))[0]
+        if not len(v):
+            print('vertices=0')
+            return 0
+        print('vertices=%d bbox=%s' % (len(v), ','.join(
+            '%.6g' % x for x in list(v.min(axis=0)) + list(v.max(axis=0)))))
+    return 0
+
+
 def main(argv):
+    if argv[:1] == ['--info']:
+        return info(argv[1:])
     args, frames, tol, use_fobj = [], [0, 10, 20], 1e-3, True
     it = iter(argv)
     for a in it:
