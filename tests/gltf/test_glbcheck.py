@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: MIT
 """test_glbcheck.py - glbcheck.py's glTF reader on a GLB made here, whose
 sampled values are worked out by hand: one joint, one animation, one
-skinned triangle under a Z-up root.  TAP output.
+skinned triangle under a Z-up root; and its CCSF reader on a CCSF file
+made here, with object controllers whose pose at a frame is known.
+TAP output.
 
     test_glbcheck.py [OUT.glb]      OUT.glb: also keep the file made
 """
@@ -154,5 +156,47 @@ check('keyed rotation: slerp of the rounded keys at frame 5',
 fld = glbcheck.Field(keys=[(0, [0, 0, 0]), (10, [10, 20, 30])])
 check('keyed position: linear, clamped', [fld.at(5), fld.at(50)],
       [[5, 10, 15], [10, 20, 30]])
+
+
+def chunk(kind, payload, tag=0xcccc):
+    payload += b'\0' * (-len(payload) % 4)
+    return struct.pack('<HHI', kind, tag, len(payload) // 4) + payload
+
+
+def make_ccs():
+    """A CCSF file: OBJ_b below OBJ_a, and an Anime chunk whose object
+    controllers key OBJ_a's position (frames 0 and 10), keep its
+    rotation constant (0, 0, 90), and set OBJ_b's position."""
+    hdr = b'CCSF' + b't'.ljust(32, b'\0') + struct.pack('<HHIII', 0x100, 0,
+                                                       1, 1, 0)
+    names = [b'', b'OBJ_a', b'OBJ_b', b'ANM_x']
+    idx = struct.pack('<II', 1, len(names)) + b'\0' * 32 + b''.join(
+        nm.ljust(30, b'\0') + struct.pack('<H', 0) for nm in names)
+    f3 = lambda *v: struct.pack('<3f', *v)
+    ctl_a = (struct.pack('<II', 1, 2 | 1 << 3) +            # keyed, constant
+             struct.pack('<I', 2) + struct.pack('<I', 0) + f3(0, 0, 0) +
+             struct.pack('<I', 10) + f3(10, 0, 0) + f3(0, 0, 90))
+    ctl_b = struct.pack('<II', 2, 1) + f3(1, 0, 0)
+    body = (chunk(0xff01, struct.pack('<I', 0)) + chunk(0x0102, ctl_a) +
+            chunk(0x0102, ctl_b) + chunk(0xff01, struct.pack('<I', 0xffffffff)))
+    anime = struct.pack('<III', 3, 11, len(body) // 4) + body
+    return (chunk(1, hdr) + chunk(2, idx) +
+            chunk(0x100, struct.pack('<III', 1, 0, 0)) +
+            chunk(0x100, struct.pack('<III', 2, 1, 0)) +
+            chunk(0x700, anime) + chunk(5, struct.pack('<I', 1)) +
+            chunk(0xff01, struct.pack('<I', 0xffffffff)))
+
+
+ccs = glbcheck.Ccs(make_ccs())
+check('CCSF: names, Obj parents, one Anime chunk of 11 frames',
+      [len(ccs.names), ccs.objs[2][0], len(ccs.animes), ccs.animes[0]['frames']],
+      [4, 1, 1, 11])
+w = ccs.world(ccs.animes[0], 5)
+check('game pose at frame 5: OBJ_a at T(5, 0, 0) Rz(90)', w[1],
+      glbcheck.trs([5, 0, 0], [0, 0, H, H], [1, 1, 1]))
+check('game pose at frame 5: OBJ_b = parent * T(1, 0, 0)', w[2][:3, 3],
+      [5, 1, 0])
+check('game pose past the last key holds it', ccs.world(ccs.animes[0], 30)[1][:3, 3],
+      [10, 0, 0])
 print('1..%d' % n)
 sys.exit(1 if failed else 0)
