@@ -1,0 +1,156 @@
+# SPDX-License-Identifier: MIT
+"""blender_import.py - a GLB (or an OBJ) imported by Blender's own
+importer, what it made printed and checked.
+
+    blender -b --factory-startup --python tests/gltf/blender_import.py -- \
+        FILE.glb [EXPECTATION...]
+    blender -b --factory-startup --python tests/gltf/blender_import.py -- \
+        --obj FILE.obj [vertices=N] [bbox=X0,Y0,Z0,X1,Y1,Z1]
+
+Expectations (all optional; NAME=N exact, NAME=N+ at least N, a form
+that needs no quoting in a shell):
+    meshes  mesh objects         vertices  their vertices, summed
+    armatures                    bones     bones of all armatures
+    images  images that load with a size above 0
+    actions                      cameras   camera objects
+    action_frames=N  some action spans N game frames: (N - 1) / 30 s,
+                     give or take a Blender frame (Blender runs at 24 fps:
+                     30 game frames = 1 s = 24 Blender frames)
+    bbox=...         OBJ only: the mesh's bounding box, to 1e-3 of its size
+
+Exits 0 when every expectation holds, 1 when one fails, 2 when the
+import itself fails.  Blender swallows exceptions and sys.exit from a
+--python script, hence os._exit after a flush.
+"""
+import os
+import sys
+
+import warnings
+
+import numpy
+# Debian 12's numpy 1.24 dropped numpy.bool, which Blender 3.4's glTF
+# add-on still uses: alias it before the add-on is imported.  (Asking
+# for it warns on 1.24, hence the quiet look.)
+with warnings.catch_warnings():
+    warnings.simplefilter('ignore')
+    if not hasattr(numpy, 'bool'):
+        numpy.bool = numpy.bool_
+
+import bpy  # noqa: E402
+
+
+def finish(code):
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
+
+
+def counts():
+    objs = list(bpy.context.scene.objects)
+    meshes = [o for o in objs if o.type == 'MESH']
+    arms = [o for o in objs if o.type == 'ARMATURE']
+    c = dict(meshes=len(meshes),
+             vertices=sum(len(o.data.vertices) for o in meshes),
+             armatures=len(arms),
+             bones=sum(len(o.data.bones) for o in arms),
+             cameras=sum(1 for o in objs if o.type == 'CAMERA'),
+             actions=len(bpy.data.actions))
+    for o in meshes:
+        print('mesh %s: %d vertices, %d faces' % (o.name, len(o.data.vertices),
+                                                  len(o.data.polygons)))
+    for o in arms:
+        print('armature %s: %d bones' % (o.name, len(o.data.bones)))
+    loaded = 0
+    for im in bpy.data.images:
+        w, h = im.size          # asks for the pixels: the PNG decodes
+        print('image %s: %dx%d' % (im.name, w, h))
+        loaded += w > 0 and h > 0
+    c['images'] = loaded
+    fps = bpy.context.scene.render.fps / bpy.context.scene.render.fps_base
+    spans = []
+    for a in bpy.data.actions:
+        lo, hi = a.frame_range
+        spans.append((hi - lo) / fps)
+        print('action %s: frames %g..%g at %g fps (%.3f s)' % (
+            a.name, lo, hi, fps, (hi - lo) / fps))
+    for o in objs:
+        if o.type == 'CAMERA':
+            print('camera %s: lens %.2f mm' % (o.name, o.data.lens))
+    print(' '.join('%s=%d' % kv for kv in sorted(c.items())))
+    return c, spans, fps
+
+
+def check(expect, c, spans, fps, bbox=None):
+    bad = 0
+    for e in expect:
+        if e.startswith('action_frames='):
+            n = int(e.split('=')[1])
+            want = max(n - 1, 0) / 30.0
+            ok = any(abs(s - want) <= 1.0 / fps + 1e-6 for s in spans)
+            got = ', '.join('%.3f' % s for s in spans) or 'none'
+            desc = 'an action of %.3f s (got %s)' % (want, got)
+        elif e.startswith('bbox='):
+            want = [float(x) for x in e.split('=')[1].split(',')]
+            size = max(max(want[3:][k] - want[k] for k in range(3)), 1.0)
+            ok = bbox is not None and all(
+                abs(a - b) <= 1e-3 * size for a, b in zip(bbox, want))
+            desc = 'bounding box %s (got %s)' % (want, bbox)
+        else:
+            name, val = e.split('=', 1)
+            at_least = val.endswith('+')
+            val = val.rstrip('+')
+            if name not in c:
+                print('FAIL unknown expectation %s' % e)
+                bad += 1
+                continue
+            ok = c[name] >= int(val) if at_least else c[name] == int(val)
+            desc = '%s %s %s (got %d)' % (name, '>=' if at_least else '=',
+                                          val, c[name])
+        print('%s %s' % ('ok  ' if ok else 'FAIL', desc))
+        bad += not ok
+    return bad
+
+
+def main(argv):
+    args = argv[argv.index('--') + 1:] if '--' in argv else []
+    obj = args[:1] == ['--obj']
+    if obj:
+        args = args[1:]
+    if not args:
+        print(__doc__)
+        return 2
+    path, expect = args[0], args[1:]
+    # an empty scene: -b still loads the startup file's cube, camera, light
+    bpy.ops.wm.read_factory_settings(use_empty=True)
+    try:
+        if obj:
+            # Blender 3.4's Python OBJ importer keeps the file's vertex
+            # order and, with axis_forward/up as the file's, its axes.
+            r = bpy.ops.import_scene.obj(filepath=path, axis_forward='-Z',
+                                         axis_up='Y', split_mode='OFF')
+        else:
+            r = bpy.ops.import_scene.gltf(filepath=path)
+    except Exception as e:      # the importer's own traceback is above
+        print('FAIL import: %s' % e)
+        return 2
+    if 'FINISHED' not in r:
+        print('FAIL import: %s' % r)
+        return 2
+    c, spans, fps = counts()
+    bbox = None
+    if obj:
+        pts = [v.co[:] for o in bpy.context.scene.objects if o.type == 'MESH'
+               for v in o.data.vertices]
+        if pts:
+            bbox = [round(min(p[k] for p in pts), 6) for k in range(3)] + \
+                   [round(max(p[k] for p in pts), 6) for k in range(3)]
+            print('bbox %s' % ','.join('%g' % x for x in bbox))
+    return 1 if check(expect, c, spans, fps, bbox) else 0
+
+
+try:
+    finish(main(sys.argv))
+except Exception:
+    import traceback
+    traceback.print_exc()
+    finish(2)

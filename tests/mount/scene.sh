@@ -1,0 +1,86 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# scene.sh - every scene.glb of the sample disc through real clients: the
+# Khronos validator (no errors), glbcheck.py (its meshes sit where the
+# game's pose puts them, at frame 0 and later), and Blender's importer (a
+# character's mesh, armature, image and action; a posed model.obj).
+#
+# Not in TESTS until scene.glb is made (Makefile.am, gltf_mount_tests);
+# by hand: make check TESTS=tests/mount/scene.sh
+. "${TESTS_SRCDIR:-$(dirname "$0")/..}/mount/lib.sh"
+
+gltf=${TESTS_SRCDIR:-$(dirname "$0")/..}/gltf
+# The validator module: `make check` installs it in the build tree.
+export GLTF_VALIDATOR=${GLTF_VALIDATOR:-$PWD/tests/gltf/node/node_modules/gltf-validator}
+
+# A missing client is a skip on a workstation, a failure in CI (skip_all).
+command -v node >/dev/null || skip_all "no node (nodejs)"
+[ -f "$GLTF_VALIDATOR/package.json" ] ||
+	skip_all "no gltf-validator at $GLTF_VALIDATOR (make gltf-validator)"
+"$PY" -c 'import numpy' 2>/dev/null || skip_all "no numpy for $PY (python3-numpy)"
+command -v blender >/dev/null || skip_all "no blender"
+
+disc=$work/disc
+mnt=$work/mnt
+"$CCSGEN" sample "$disc" >/dev/null || { echo "Bail out! ccsgen"; exit 1; }
+check "mounts the sample disc" mount_ccsfs "$disc" "$mnt"
+
+# Every member whose CCSF file has an Obj chunk has a scene.glb, and no
+# other member has one.
+: >"$work/want"
+for ccs in $(find "$mnt/DATA/DATA.BIN" "$mnt/STREAM" -name '*.ccs' | sort); do
+	n=$("$PY" "$gltf/glbcheck.py" --info "$ccs" | sed -n 's/^obj_chunks=\([0-9]*\).*/\1/p')
+	[ "${n:-0}" -gt 0 ] && echo "$(dirname "$ccs")/scene.glb" >>"$work/want"
+done
+find "$mnt/DATA/DATA.BIN" "$mnt/STREAM" -name scene.glb | sort >"$work/glbs"
+check_eq "scene.glb in exactly the members with an Obj chunk" \
+	"$(cat "$work/want")" "$(cat "$work/glbs")"
+check "some members have a scene.glb" test -s "$work/glbs"
+
+# shellcheck disable=SC2046
+check "the glTF validator finds no error in any scene.glb" \
+	node "$gltf/validate.js" $(cat "$work/glbs")
+cp "$work/last.out" "$work/validate.out"
+
+bad=""
+while IFS= read -r glb; do
+	dir=$(dirname "$glb")
+	m=$(basename "$dir")
+	"$PY" "$gltf/glbcheck.py" "$glb" "$dir/$m.ccs" >"$work/glbcheck.$m.out" 2>&1 ||
+		bad="$bad ${glb#$mnt/}"
+done <"$work/glbs"
+check_eq "glbcheck: every mesh where the game's pose puts it, frames 0, 10, 20" "" "$bad"
+for b in $bad; do
+	grep -h 'mismatches\|glbcheck:\|no such\|no model\|disagreeing' \
+		"$work/glbcheck.$(basename "$(dirname "$b")").out" | head -n 10 | sed 's/^/# /'
+done
+
+blend() {
+	blender -b --factory-startup --python "$gltf/blender_import.py" -- "$@"
+}
+
+# The character: pc000 when the sample has it, else chr000.
+chr=$mnt/DATA/DATA.BIN/pc000
+[ -d "$chr" ] || chr=$mnt/DATA/DATA.BIN/chr000
+c=$(basename "$chr")
+info=$("$PY" "$gltf/glbcheck.py" --info "$chr/$c.ccs")
+nodes=$(echo "$info" | sed -n 's/.*clump_nodes=\([0-9]*\).*/\1/p')
+frames=$(echo "$info" | sed -n 's/.*anime_frames=\([0-9]*\).*/\1/p')
+check "Blender imports $c/scene.glb: a mesh, $nodes bones, an image, a $frames-frame action" \
+	blend "$chr/scene.glb" meshes=1+ armatures=1+ bones="$nodes" images=1+ \
+	actions=1+ action_frames="$frames"
+
+# A posed bone (or skin) model's model.obj: its vertices, and its box
+# where the game's frame 0 puts them.
+mdl=$(cd "$chr" && ls -d MDL_*_bone MDL_*_skin 2>/dev/null | head -n1)
+if [ -n "$mdl" ]; then
+	want=$("$PY" "$gltf/glbcheck.py" --info "$chr/$c.ccs" "$mdl" | sed -n 2p)
+	# shellcheck disable=SC2086
+	check "Blender imports the posed $c/$mdl/model.obj ($want)" \
+		blend --obj "$chr/$mdl/model.obj" $want
+else
+	not_ok "$c has a bone or skin model"
+fi
+check "unmounts cleanly" unmount "$mnt"
+
+done_testing
