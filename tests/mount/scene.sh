@@ -5,8 +5,7 @@
 # game's pose puts them, at frame 0 and later), and Blender's importer (a
 # character's mesh, armature, image and action; a posed model.obj).
 #
-# Not in TESTS until scene.glb is made (Makefile.am, gltf_mount_tests);
-# by hand: make check TESTS=tests/mount/scene.sh
+# By hand: make check TESTS=tests/mount/scene.sh
 . "${TESTS_SRCDIR:-$(dirname "$0")/..}/mount/lib.sh"
 
 gltf=${TESTS_SRCDIR:-$(dirname "$0")/..}/gltf
