@@ -27,17 +27,6 @@
 
 /* A chunk's payload, or NULL when the table points outside the bytes
  * (the caller handed other bytes than the walk saw). */
-static const uint8_t *chunk_payload(const struct ccsf_chunk *c,
-				    const uint8_t *data, size_t len,
-				    size_t *payload_len)
-{
-	if (c->length < CCSF_CHUNK_HEADER || c->offset > len ||
-	    c->length > len - c->offset)
-		return NULL;
-	*payload_len = c->length - CCSF_CHUNK_HEADER;
-	return data + c->offset + CCSF_CHUNK_HEADER;
-}
-
 /* ---- audio.wav ----------------------------------------------------------- */
 
 static void audio_problem(struct cutscene_audio *a, const struct ccsf_chunk *c,
@@ -72,7 +61,7 @@ static int chunk_blocks(struct cutscene_audio *a, size_t *cap,
 			size_t len)
 {
 	size_t plen;
-	const uint8_t *p = chunk_payload(c, data, len, &plen);
+	const uint8_t *p = ccsf_chunk_payload(c, data, len, &plen);
 	bool setup = c->kind == CCSF_PCM;
 	size_t fields = setup ? PCM_SETUP_FIELDS : F_PCM_FIELDS;
 	if (!p || plen < fields) {
@@ -379,7 +368,7 @@ static void each_frame_record(const struct ccsf_scene *s, const uint8_t *data,
 	for (uint32_t i = 0; i < s->chunk_count; i++) {
 		r.c = &s->chunks[i];
 		if (!r.c->in_frames ||
-		    !(r.p = chunk_payload(r.c, data, len, &r.plen)))
+		    !(r.p = ccsf_chunk_payload(r.c, data, len, &r.plen)))
 			continue;
 		if (r.c->kind == CCSF_TOP && r.plen >= 4) {
 			r.frame = (int32_t)rd_u32le(r.p);
@@ -448,7 +437,7 @@ int cutscene_anime_text(const struct ccsf_scene *s, const uint8_t *data,
 {
 	size_t plen;
 	const uint8_t *p = chunk < s->chunk_count ?
-			   chunk_payload(&s->chunks[chunk], data, len, &plen) : NULL;
+			   ccsf_chunk_payload(&s->chunks[chunk], data, len, &plen) : NULL;
 	if (!p || plen < 12) {
 		sb_puts(out, "# error: the chunk is too short for its header\n");
 		return out->failed ? -ENOMEM : 0;

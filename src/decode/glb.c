@@ -111,7 +111,7 @@ void json_string(struct strbuf *sb, const char *s)
 	sb_puts(sb, "\"");
 }
 
-static void put_list(struct strbuf *json, const char *name,
+void glb_put_list(struct strbuf *json, const char *name,
 		     const struct glb_list *l)
 {
 	if (!l->count)
@@ -133,8 +133,8 @@ int glb_finish(struct glb *g, struct strbuf *json, uint8_t **out,
 	if (g->bin.len)
 		sb_printf(json, ",\"buffers\":[{\"byteLength\":%zu}]",
 			  g->bin.len);
-	put_list(json, "bufferViews", &g->views);
-	put_list(json, "accessors", &g->accessors);
+	glb_put_list(json, "bufferViews", &g->views);
+	glb_put_list(json, "accessors", &g->accessors);
 	sb_puts(json, "}");
 	while (json->len % 4)
 		sb_puts(json, " ");
@@ -145,18 +145,23 @@ int glb_finish(struct glb *g, struct strbuf *json, uint8_t **out,
 	    g->accessors.text.failed || json->len + g->bin.len > UINT32_MAX - 64)
 		return -ENOMEM;
 	size_t total = 12 + 8 + json->len + (g->bin.len ? 8 + g->bin.len : 0);
-	uint8_t *o = malloc(total);
+	size_t head = total - g->bin.len;
+	/* The buffer grows in place into the file, so the largest part is
+	 * moved once rather than copied into a second allocation. */
+	size_t bin_len = g->bin.len;
+	uint8_t *o = realloc(g->bin.data, total);
 	if (!o)
 		return -ENOMEM;
+	g->bin.data = NULL;
+	g->bin.len = g->bin.cap = 0;
+	memmove(o + head, o, bin_len);
 	memcpy(o, "glTF", 4);
 	wr_u32le(o + 4, 2);
 	wr_u32le(o + 8, (uint32_t)total);
 	put_chunk_header(o + 12, json->len, "JSON");
 	memcpy(o + 20, json->data, json->len);
-	if (g->bin.len) {
-		put_chunk_header(o + 20 + json->len, g->bin.len, "BIN\0");
-		memcpy(o + 28 + json->len, g->bin.data, g->bin.len);
-	}
+	if (bin_len)
+		put_chunk_header(o + 20 + json->len, bin_len, "BIN\0");
 	*out = o;
 	*out_len = total;
 	return 0;

@@ -60,6 +60,10 @@ void json_floats(struct strbuf *sb, const float *f, unsigned n);
 /* A JSON string of UTF-8 text, escaped. */
 void json_string(struct strbuf *sb, const char *s);
 
+/* `,"name":[items]` of a list that has items; nothing for an empty one. */
+void glb_put_list(struct strbuf *json, const char *name,
+		  const struct glb_list *l);
+
 /* The GLB file of a JSON document (without its closing brace: the
  * buffer, views and accessors are added here) and the buffer. */
 int glb_finish(struct glb *g, struct strbuf *json, uint8_t **out,

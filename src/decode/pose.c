@@ -18,6 +18,21 @@ static uint32_t node_at(const struct pose *p, uint32_t object)
 						  : POSE_NONE;
 }
 
+/* The payload of setup chunk i when it is of kind and holds at least min
+ * bytes, else NULL. */
+static const uint8_t *setup_payload(const struct ccsf_scene *s,
+				    const uint8_t *data, size_t len,
+				    uint32_t i, uint16_t kind, size_t min,
+				    size_t *plen)
+{
+	const struct ccsf_chunk *c = &s->chunks[i];
+	const uint8_t *q;
+	if (c->kind != kind || c->in_frames ||
+	    !(q = ccsf_chunk_payload(c, data, len, plen)) || *plen < min)
+		return NULL;
+	return q;
+}
+
 /* Obj chunks: u32 object, u32 parent, u32 model, then the shadow model
  * from version 0x96.  The first chunk of an object wins. */
 static int read_nodes(const struct ccsf_scene *s, const uint8_t *data,
@@ -25,11 +40,10 @@ static int read_nodes(const struct ccsf_scene *s, const uint8_t *data,
 {
 	size_t cap = 0;
 	for (uint32_t i = 0; i < s->chunk_count; i++) {
-		const struct ccsf_chunk *c = &s->chunks[i];
 		size_t plen;
-		const uint8_t *q;
-		if (c->kind != CCSF_OBJ || c->in_frames ||
-		    !(q = ccsf_chunk_payload(c, data, len, &plen)) || plen < 12)
+		const uint8_t *q = setup_payload(s, data, len, i, CCSF_OBJ, 12,
+						 &plen);
+		if (!q)
 			continue;
 		uint32_t object = rd_u32le(q);
 		if (!object || object >= p->object_count ||
@@ -60,11 +74,10 @@ static int read_clumps(const struct ccsf_scene *s, const uint8_t *data,
 {
 	size_t cap = 0;
 	for (uint32_t i = 0; i < s->chunk_count; i++) {
-		const struct ccsf_chunk *c = &s->chunks[i];
 		size_t plen;
-		const uint8_t *q;
-		if (c->kind != CCSF_CLUMP || c->in_frames ||
-		    !(q = ccsf_chunk_payload(c, data, len, &plen)) || plen < 8)
+		const uint8_t *q = setup_payload(s, data, len, i, CCSF_CLUMP, 8,
+						 &plen);
+		if (!q)
 			continue;
 		uint32_t n = rd_u16le(q + 4);
 		if (n > (plen - 8) / 4)
@@ -100,11 +113,10 @@ static void read_extobjs(const struct ccsf_scene *s, const uint8_t *data,
 			 size_t len, uint32_t *target_of)
 {
 	for (uint32_t i = 0; i < s->chunk_count; i++) {
-		const struct ccsf_chunk *c = &s->chunks[i];
 		size_t plen;
-		const uint8_t *q;
-		if (c->kind != CCSF_EXTOBJ || c->in_frames ||
-		    !(q = ccsf_chunk_payload(c, data, len, &plen)) || plen < 12)
+		const uint8_t *q = setup_payload(s, data, len, i, CCSF_EXTOBJ, 12,
+						 &plen);
+		if (!q)
 			continue;
 		uint32_t object = rd_u32le(q);
 		if (object && object < s->object_count && !target_of[object])

@@ -136,6 +136,14 @@ static void object_channels(struct anim *a, const struct anime_record *r)
 		}
 }
 
+static void push_key(struct anim *a, const struct cam_key *k)
+{
+	if (vec_reserve(a->keys, &a->key_cap, a->key_count + 1, 16) < 0)
+		a->b->failed = true;
+	else
+		a->keys[a->key_count++] = *k;
+}
+
 /* F_Camera: u32 object, u32 flag; bit 0: nothing follows; else an f32
  * for each k = 0..7 whose bit k + 1 is clear: position, rotation (XYZ
  * degrees), unused, fov.  A record keeps what it does not carry. */
@@ -168,11 +176,7 @@ static void camera_key(struct anim *a, const struct anime_record *r)
 		if (field[i] && isfinite(v))
 			*field[i] = v;
 	}
-	if (vec_reserve(a->keys, &a->key_cap, a->key_count + 1, 16) < 0) {
-		a->b->failed = true;
-		return;
-	}
-	a->keys[a->key_count++] = k;
+	push_key(a, &k);
 }
 
 static void anim_record_camera(const struct anime_record *r, void *arg)
@@ -213,11 +217,7 @@ static void f_obj_key(struct anim *a, const struct anime_record *r)
 	if (n == POSE_NONE)
 		return;
 	k.node = gnode_of_pose(n);
-	if (vec_reserve(a->keys, &a->key_cap, a->key_count + 1, 16) < 0) {
-		a->b->failed = true;
-		return;
-	}
-	a->keys[a->key_count++] = k;
+	push_key(a, &k);
 }
 
 static void anim_record_steps(const struct anime_record *r, void *arg)
@@ -282,19 +282,14 @@ static void add_animation(struct scene_build *b, uint32_t chunk,
 			  uint32_t *cam_node_of)
 {
 	struct anim a = { .b = b, .cam_node_of = cam_node_of };
-	size_t plen;
-	const uint8_t *p = ccsf_chunk_payload(&b->s->chunks[chunk], b->data,
-					      b->len, &plen);
 	a.used = calloc((size_t)b->node_count * 3 + 3, 1);
 	if (!a.used) {
 		b->failed = true;
 		return;
 	}
-	if (p)
-		anime_each_record(p, plen, anim_record_steps, &a, NULL, 0);
+	scene_walk_anime(b, chunk, anim_record_steps, &a);
 	step_channels(&a);
-	if (p)
-		anime_each_record(p, plen, anim_record_controllers, &a, NULL, 0);
+	scene_walk_anime(b, chunk, anim_record_controllers, &a);
 	if (a.sampler_count) {
 		struct strbuf *o = &b->animations.text;
 		glb_item(&b->animations);
@@ -329,13 +324,8 @@ static int add_cameras(struct scene_build *b)
 			b->cam_node_of[c->object] = g;
 	}
 	struct anim a = { .b = b, .cam_node_of = b->cam_node_of };
-	for (uint32_t i = 0; i < b->pose.anime_count; i++) {
-		size_t plen;
-		const uint8_t *p = ccsf_chunk_payload(
-			&s->chunks[b->pose.animes[i]], b->data, b->len, &plen);
-		if (p)
-			anime_each_record(p, plen, anim_record_camera, &a, NULL, 0);
-	}
+	for (uint32_t i = 0; i < b->pose.anime_count; i++)
+		scene_walk_anime(b, b->pose.animes[i], anim_record_camera, &a);
 	for (uint32_t g = 0; g < b->node_count; g++) {
 		const struct cam_key *k = NULL;
 		for (size_t j = 0; j < a.key_count && !k; j++)

@@ -60,6 +60,16 @@ void scene_left_out(struct scene_build *b, const char *fmt, ...)
 	json_string(&b->left_out, line);
 }
 
+void scene_walk_anime(struct scene_build *b, uint32_t chunk,
+		      anime_record_fn fn, void *arg)
+{
+	size_t plen;
+	const uint8_t *p = ccsf_chunk_payload(&b->s->chunks[chunk], b->data,
+					      b->len, &plen);
+	if (p)
+		anime_each_record(p, plen, fn, arg, NULL, 0);
+}
+
 /* An object table, one word per object index, every entry GNONE. */
 static uint32_t *object_table(const struct scene_build *b)
 {
@@ -85,8 +95,10 @@ static uint32_t scene_texture(struct scene_build *b, uint32_t tex,
 	int rc = texture_job_prepare(b->s, b->data, b->len, chunk, 0, true,
 				     &job);
 	if (rc == 0)
-		rc = texture_png(&job.img, job.tex.psm, &job.pal, NULL, 0,
-				 &png, &png_len, job.why);
+		/* Stored: compressing was half of a scene's cost, and a
+		 * glTF reader unpacks the image anyway. */
+		rc = texture_png_level(&job.img, job.tex.psm, &job.pal, NULL,
+				       0, 0, &png, &png_len, job.why);
 	indexed_image_free(&job.img);
 	if (rc < 0) {
 		if (rc == -ENOMEM)
@@ -230,16 +242,6 @@ static void put_node(struct strbuf *o, const struct scene_build *b,
 	sb_puts(o, "}");
 }
 
-static void put_list(struct strbuf *o, const char *name,
-		     const struct glb_list *l)
-{
-	if (!l->count)
-		return;
-	sb_printf(o, ",\"%s\":[", name);
-	sb_append(o, l->text.data, l->text.len);
-	sb_puts(o, "]");
-}
-
 static void put_asset(struct strbuf *o, const struct scene_build *b)
 {
 	sb_puts(o, "{\"asset\":{\"version\":\"2.0\",\"generator\":\""
@@ -281,14 +283,14 @@ static void put_document(struct strbuf *o, const struct scene_build *b)
 		put_node(o, b, i);
 	}
 	sb_puts(o, "]");
-	put_list(o, "meshes", &b->meshes);
-	put_list(o, "skins", &b->skins);
-	put_list(o, "materials", &b->materials);
-	put_list(o, "textures", &b->textures);
-	put_list(o, "samplers", &b->samplers);
-	put_list(o, "images", &b->images);
-	put_list(o, "animations", &b->animations);
-	put_list(o, "cameras", &b->cameras);
+	glb_put_list(o, "meshes", &b->meshes);
+	glb_put_list(o, "skins", &b->skins);
+	glb_put_list(o, "materials", &b->materials);
+	glb_put_list(o, "textures", &b->textures);
+	glb_put_list(o, "samplers", &b->samplers);
+	glb_put_list(o, "images", &b->images);
+	glb_put_list(o, "animations", &b->animations);
+	glb_put_list(o, "cameras", &b->cameras);
 	if (b->lights.count) {
 		sb_puts(o, ",\"extensions\":{\"KHR_lights_punctual\":{\"lights\":[");
 		sb_append(o, b->lights.text.data, b->lights.text.len);
@@ -296,13 +298,25 @@ static void put_document(struct strbuf *o, const struct scene_build *b)
 	}
 }
 
+/* The JSON lists a producer wrote into; their failures are sticky. */
+#define SCENE_LISTS(b) { &(b)->meshes, &(b)->skins, &(b)->materials, \
+	&(b)->textures, &(b)->samplers, &(b)->images, &(b)->animations, \
+	&(b)->cameras, &(b)->lights }
+
+static bool lists_failed(struct scene_build *b)
+{
+	struct glb_list *lists[] = SCENE_LISTS(b);
+	bool failed = b->left_out.failed;
+	for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
+		failed |= lists[i]->text.failed;
+	return failed;
+}
+
 static void build_free(struct scene_build *b)
 {
 	pose_free(&b->pose);
 	glb_free(&b->g);
-	struct glb_list *lists[] = { &b->meshes, &b->skins, &b->materials,
-		&b->textures, &b->samplers, &b->images, &b->animations,
-		&b->cameras, &b->lights };
+	struct glb_list *lists[] = SCENE_LISTS(b);
 	for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
 		glb_list_free(lists[i]);
 	for (uint32_t i = 0; i < b->node_count; i++)
@@ -358,7 +372,7 @@ int scene_glb(const struct ccsf_scene *s, const uint8_t *data, size_t len,
 		    (rc = scene_add_cameras_and_lights(&b)) == 0)
 			rc = scene_add_animations(&b);
 	}
-	if (rc == 0 && b.failed)
+	if (rc == 0 && (b.failed || lists_failed(&b)))
 		rc = -ENOMEM;
 	if (rc == 0) {
 		struct strbuf json = STRBUF_INIT;

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "decode/anime.h"
 #include "decode/glb.h"
 #include "decode/pose.h"
 #include "decode/scene_gltf.h"
@@ -57,6 +58,10 @@ const char *scene_object_name(const struct scene_build *b, uint32_t object);
 /* Records a part left out and why. */
 void scene_left_out(struct scene_build *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/* Calls fn for each record of the Anime chunk `chunk` (a chunk index). */
+void scene_walk_anime(struct scene_build *b, uint32_t chunk,
+		      anime_record_fn fn, void *arg);
 
 /* The material of mmats of MAT_ object `mat` (GNONE: none). */
 uint32_t scene_material(struct scene_build *b, uint32_t mat, bool unlit);

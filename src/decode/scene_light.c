@@ -75,13 +75,8 @@ int scene_add_lights(struct scene_build *b)
 	struct light_walk w = { b, calloc(b->s->object_count + 1, 1) };
 	if (!w.seen)
 		return -ENOMEM;
-	for (uint32_t i = 0; i < b->pose.anime_count; i++) {
-		size_t plen;
-		const uint8_t *p = ccsf_chunk_payload(
-			&b->s->chunks[b->pose.animes[i]], b->data, b->len, &plen);
-		if (p)
-			anime_each_record(p, plen, light_record, &w, NULL, 0);
-	}
+	for (uint32_t i = 0; i < b->pose.anime_count; i++)
+		scene_walk_anime(b, b->pose.animes[i], light_record, &w);
 	free(w.seen);
 	return b->failed ? -ENOMEM : 0;
 }

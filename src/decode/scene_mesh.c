@@ -16,7 +16,8 @@
 /* The vertex arrays of one primitive; NULL arrays are left out. */
 struct prim {
 	uint32_t count;
-	float *pos, *normal, *colour, *uv, *weights;
+	float *pos, *normal, *uv, *weights;
+	uint8_t *colour;        /* normalized bytes: 255 = 1.0 */
 	uint16_t *joints;
 	uint32_t *index;
 	uint32_t index_count;
@@ -49,7 +50,7 @@ static int prim_alloc(struct prim *p, const struct model_mmat *mm,
 	p->index = malloc((mm->face_count ? mm->face_count : 1) * 3 *
 			  sizeof(uint32_t));
 	p->normal = mm->has_normal ? malloc(n * 3 * sizeof(float)) : NULL;
-	p->colour = mm->has_colour ? malloc(n * 4 * sizeof(float)) : NULL;
+	p->colour = mm->has_colour ? malloc(n * 4) : NULL;
 	p->uv = mm->has_st ? malloc(n * 2 * sizeof(float)) : NULL;
 	if (skinned) {
 		p->joints = calloc(n * 4, sizeof(uint16_t));
@@ -87,8 +88,10 @@ static void put_attributes(struct prim *p, uint32_t k,
 			       turn[8 + i] * n[2];
 		put_normal(p->normal + 3 * k, turn ? r : n);
 	}
+	/* 0x80 is 1.0: twice the byte, clamped, as the PNG's alpha is. */
 	for (int i = 0; p->colour && i < 4; i++)
-		p->colour[4 * k + i] = fminf(1.0f, v->colour[i] / 128.0f);
+		p->colour[4 * k + i] = v->colour[i] >= 0x80 ? 255
+				       : (uint8_t)(2 * v->colour[i]);
 	if (p->uv) {
 		p->uv[2 * k] = v->st[0] / 256.0f;
 		p->uv[2 * k + 1] = 1.0f - v->st[1] / 256.0f;
@@ -122,13 +125,18 @@ static void put_attribute(struct scene_build *b, struct strbuf *o,
 
 /* One primitive's JSON, its data added to the buffer. */
 static void put_primitive(struct scene_build *b, struct strbuf *o,
-			  const struct prim *p, uint32_t material, bool first)
+			  struct prim *p, uint32_t material, bool first)
 {
 	sb_puts(o, first ? "{\"attributes\":{" : ",{\"attributes\":{");
 	sb_printf(o, "\"POSITION\":%" PRIu32,
 		  glb_floats(&b->g, p->pos, p->count, 3, true, GLB_ARRAY_BUFFER));
 	put_attribute(b, o, "NORMAL", p->normal, p->count, 3, false);
-	put_attribute(b, o, "COLOR_0", p->colour, p->count, 4, false);
+	if (p->colour) {
+		uint32_t v = glb_view(&b->g, p->colour, (size_t)p->count * 4,
+				      GLB_ARRAY_BUFFER);
+		sb_printf(o, ",\"COLOR_0\":%" PRIu32, glb_accessor(&b->g, v,
+			  GLB_U8, p->count, "VEC4", true, NULL, NULL, 0));
+	}
 	put_attribute(b, o, "TEXCOORD_0", p->uv, p->count, 2, false);
 	if (p->joints) {
 		uint32_t v = glb_view(&b->g, p->joints, (size_t)p->count * 8,
@@ -137,10 +145,21 @@ static void put_primitive(struct scene_build *b, struct strbuf *o,
 			  GLB_U16, p->count, "VEC4", false, NULL, NULL, 0));
 		put_attribute(b, o, "WEIGHTS_0", p->weights, p->count, 4, false);
 	}
-	uint32_t v = glb_view(&b->g, p->index, (size_t)p->index_count * 4,
-			      GLB_INDEX_BUFFER);
-	sb_printf(o, "},\"indices\":%" PRIu32, glb_accessor(&b->g, v, GLB_U32,
-		  p->index_count, "SCALAR", false, NULL, NULL, 0));
+	/* Indices in 16 bits where the vertices allow: half the bytes. */
+	bool narrow = p->count <= 65535;
+	if (narrow) {
+		/* In place: entry i is read before bytes 2i..2i+1 change. */
+		uint8_t *o16 = (uint8_t *)p->index;
+		for (uint32_t i = 0; i < p->index_count; i++) {
+			uint16_t x = (uint16_t)p->index[i];
+			memcpy(o16 + 2 * (size_t)i, &x, 2);
+		}
+	}
+	uint32_t v = glb_view(&b->g, p->index, (size_t)p->index_count *
+			      (narrow ? 2 : 4), GLB_INDEX_BUFFER);
+	sb_printf(o, "},\"indices\":%" PRIu32, glb_accessor(&b->g, v,
+		  narrow ? GLB_U16 : GLB_U32, p->index_count, "SCALAR", false,
+		  NULL, NULL, 0));
 	if (material != GNONE)
 		sb_printf(o, ",\"material\":%" PRIu32, material);
 	sb_puts(o, "}");

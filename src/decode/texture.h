@@ -127,6 +127,13 @@ int texture_png(const struct indexed_image *img, uint8_t psm,
 		const struct palette *pal, const struct png_text_entry *text,
 		size_t text_count, uint8_t **png, size_t *png_len, char *why);
 
+/* The same at zlib level `level` (0 stores the rows uncompressed, at
+ * memory speed; texture_png's level is 1). */
+int texture_png_level(const struct indexed_image *img, uint8_t psm,
+		      const struct palette *pal,
+		      const struct png_text_entry *text, size_t text_count,
+		      int level, uint8_t **png, size_t *png_len, char *why);
+
 #define PALETTE_SWATCH 8        /* pixels a side of one colour's square */
 
 /* The palette as a grid of PALETTE_SWATCH-pixel squares, colour i at

@@ -85,6 +85,7 @@ struct png_job {
 	const struct png_text_entry *text;
 	size_t text_count;
 	uint8_t *row;                   /* (width + 1) / 2 bytes for 4-bit */
+	int level;                      /* zlib level: 0 stores */
 };
 
 static bool is_printable_ascii(const char *s)
@@ -178,7 +179,7 @@ static size_t png_row_bytes(const struct png_job *job)
  * IDAT and IEND go through png_write_chunk.  zlib, through libpng, stays
  * for builds without libdeflate and for the tests' second path. */
 static bool png_libdeflate_on = true;
-static pthread_key_t compressor_key;
+static pthread_key_t compressor_key[10];  /* one per zlib level */
 static pthread_once_t compressor_once = PTHREAD_ONCE_INIT;
 
 static void free_compressor(void *c)
@@ -188,19 +189,21 @@ static void free_compressor(void *c)
 
 static void make_compressor_key(void)
 {
-	if (pthread_key_create(&compressor_key, free_compressor) != 0)
-		abort();        /* only with PTHREAD_KEYS_MAX keys in use */
+	for (int i = 0; i < 10; i++)
+		if (pthread_key_create(&compressor_key[i], free_compressor) != 0)
+			abort();        /* only with PTHREAD_KEYS_MAX keys in use */
 }
 
 /* One compressor per thread, kept: it holds a few hundred KiB of tables
  * that would otherwise be allocated and faulted in for every image. */
-static struct libdeflate_compressor *thread_compressor(void)
+static struct libdeflate_compressor *thread_compressor(int level)
 {
 	pthread_once(&compressor_once, make_compressor_key);
-	struct libdeflate_compressor *c = pthread_getspecific(compressor_key);
+	pthread_key_t key = compressor_key[level];
+	struct libdeflate_compressor *c = pthread_getspecific(key);
 	if (!c) {
-		c = libdeflate_alloc_compressor(PNG_ZLIB_LEVEL);
-		if (c && pthread_setspecific(compressor_key, c) != 0) {
+		c = libdeflate_alloc_compressor(level);
+		if (c && pthread_setspecific(key, c) != 0) {
 			libdeflate_free_compressor(c);
 			c = NULL;
 		}
@@ -213,7 +216,7 @@ static struct libdeflate_compressor *thread_compressor(void)
 static bool deflate_rows(const struct png_job *job, uint8_t **out,
 			 size_t *out_len)
 {
-	struct libdeflate_compressor *c = thread_compressor();
+	struct libdeflate_compressor *c = thread_compressor(job->level);
 	size_t row = png_row_bytes(job);
 	size_t raw_len = (row + 1) * job->img->height;
 	uint8_t *raw = c ? bufpool_alloc(raw_len) : NULL;
@@ -259,7 +262,7 @@ static void write_png_body(png_structp png, png_infop info,
 	set_palette(png, info, job);
 	set_text(png, info, job);
 	png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTERS);
-	png_set_compression_level(png, PNG_ZLIB_LEVEL);
+	png_set_compression_level(png, job->level);
 	png_write_info(png, info);
 	if (idat) {
 		png_write_chunk(png, (png_const_bytep)"IDAT", idat, idat_len);
@@ -354,6 +357,20 @@ int texture_png(const struct indexed_image *img, uint8_t psm,
 		const struct palette *pal, const struct png_text_entry *text,
 		size_t text_count, uint8_t **png, size_t *png_len, char *why)
 {
+	return texture_png_level(img, psm, pal, text, text_count,
+				 PNG_ZLIB_LEVEL, png, png_len, why);
+}
+
+int texture_png_level(const struct indexed_image *img, uint8_t psm,
+		      const struct palette *pal,
+		      const struct png_text_entry *text, size_t text_count,
+		      int level, uint8_t **png, size_t *png_len, char *why)
+{
+	if (level < 0 || level > 9) {
+		reason_set(why, TEXTURE_WHY, "png: zlib level %d is not 0 to 9",
+			   level);
+		return -EINVAL;
+	}
 	*png = NULL;
 	*png_len = 0;
 	if (psm != TEXTURE_PSMT8 && psm != TEXTURE_PSMT4) {
@@ -377,7 +394,7 @@ int texture_png(const struct indexed_image *img, uint8_t psm,
 		return rc;
 	struct png_job job = {
 		img, bit_depth, (const uint8_t (*)[4])pal->rgba, colours,
-		text, text_count, NULL
+		text, text_count, NULL, level
 	};
 	return write_png(&job, png, png_len, why);
 }
@@ -423,7 +440,7 @@ int palette_png(const struct palette *pal, const struct png_text_entry *text,
 	}
 	struct png_job job = {
 		&img, colours <= 16 ? 4 : 8, (const uint8_t (*)[4])rgba,
-		colours, text, text_count, NULL
+		colours, text, text_count, NULL, PNG_ZLIB_LEVEL
 	};
 	rc = write_png(&job, png, png_len, why);
 	free(img.index);

@@ -170,3 +170,16 @@ command -v fusermount3 >/dev/null || skip_all "no fusermount3"
 
 rm -rf "$work"
 mkdir -p "$work"
+
+# The glTF checkers (tests/gltf/): the validator that `make check`
+# installs in the build tree, node and numpy; a skip without them
+# (a failure under CI, as skip_all says).
+gltf=${TESTS_SRCDIR:-$(dirname "$0")/..}/gltf
+need_gltf_tools() {
+	export GLTF_VALIDATOR=${GLTF_VALIDATOR:-$PWD/tests/gltf/node/node_modules/gltf-validator}
+	command -v node >/dev/null || skip_all "no node (nodejs)"
+	[ -f "$GLTF_VALIDATOR/package.json" ] ||
+		skip_all "no gltf-validator at $GLTF_VALIDATOR (make gltf-validator)"
+	"$PY" -c 'import numpy' 2>/dev/null ||
+		skip_all "no numpy for $PY (python3-numpy)"
+}

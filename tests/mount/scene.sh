@@ -8,15 +8,8 @@
 # By hand: make check TESTS=tests/mount/scene.sh
 . "${TESTS_SRCDIR:-$(dirname "$0")/..}/mount/lib.sh"
 
-gltf=${TESTS_SRCDIR:-$(dirname "$0")/..}/gltf
-# The validator module: `make check` installs it in the build tree.
-export GLTF_VALIDATOR=${GLTF_VALIDATOR:-$PWD/tests/gltf/node/node_modules/gltf-validator}
-
-# A missing client is a skip on a workstation, a failure in CI (skip_all).
-command -v node >/dev/null || skip_all "no node (nodejs)"
-[ -f "$GLTF_VALIDATOR/package.json" ] ||
-	skip_all "no gltf-validator at $GLTF_VALIDATOR (make gltf-validator)"
-"$PY" -c 'import numpy' 2>/dev/null || skip_all "no numpy for $PY (python3-numpy)"
+# A missing client is a skip on a workstation, a failure in CI.
+need_gltf_tools
 command -v blender >/dev/null || skip_all "no blender"
 
 disc=$work/disc

@@ -6,12 +6,8 @@
 # pose puts it.  scene.sh does the same for the sample disc, with Blender.
 . "${TESTS_SRCDIR:-$(dirname "$0")/..}/mount/lib.sh"
 
-gltf=${TESTS_SRCDIR:-$(dirname "$0")/..}/gltf
-export GLTF_VALIDATOR=${GLTF_VALIDATOR:-$PWD/tests/gltf/node/node_modules/gltf-validator}
-command -v node >/dev/null || skip_all "no node (nodejs)"
-[ -f "$GLTF_VALIDATOR/package.json" ] ||
-	skip_all "no gltf-validator at $GLTF_VALIDATOR (make gltf-validator)"
-"$PY" -c 'import numpy' 2>/dev/null || skip_all "no numpy for $PY (python3-numpy)"
+# A missing client is a skip on a workstation, a failure in CI.
+need_gltf_tools
 
 disc=$work/full
 mnt=$work/mnt
