@@ -135,29 +135,33 @@ int anime_controller_parse(uint16_t kind, const uint8_t *p, size_t len,
 	return 0;
 }
 
+struct chunk_check {
+	int rc;
+	char *why;
+	size_t why_len;
+};
+
+static void check_record(const struct anime_record *r, void *arg)
+{
+	struct chunk_check *k = arg;
+	struct anime_controller c;
+	char inner[ANIME_WHY];
+	if (k->rc < 0 || !anime_is_controller(r->kind) ||
+	    anime_controller_parse(r->kind, r->p, r->len, &c, inner,
+				   sizeof inner) == 0)
+		return;
+	reason_set(k->why, k->why_len, "%s at +0x%zx: %s",
+		   layout_of(r->kind)->name, r->offset, inner);
+	k->rc = -EIO;
+}
+
 int anime_chunk_check(const uint8_t *p, size_t len, char *why,
 		      size_t why_len)
 {
-	enum { HEAD = 12, RECORD_HEADER = 8 };  /* ANM_, frames, words */
-	for (size_t off = HEAD; len >= RECORD_HEADER &&
-	     off <= len - RECORD_HEADER;) {
-		uint16_t kind = rd_u16le(p + off);
-		uint64_t rlen = 4 * (uint64_t)rd_u32le(p + off + 4);
-		if (rlen > len - off - RECORD_HEADER)
-			break;
-		struct anime_controller c;
-		char inner[ANIME_WHY];
-		if (anime_is_controller(kind) &&
-		    anime_controller_parse(kind, p + off + RECORD_HEADER,
-					   (size_t)rlen, &c, inner,
-					   sizeof inner) < 0) {
-			snprintf(why, why_len, "%s at +0x%zx: %s",
-				 layout_of(kind)->name, off, inner);
-			return -EIO;
-		}
-		off += RECORD_HEADER + (size_t)rlen;
-	}
-	return 0;
+	/* A record past the chunk ends the walk quietly (see anime.h). */
+	struct chunk_check k = { 0, why, why_len };
+	anime_each_record(p, len, check_record, &k, NULL, 0);
+	return k.rc;
 }
 
 unsigned anime_field_value(const struct anime_field *f, uint32_t k,

@@ -326,16 +326,16 @@ static int add_cameras(struct scene_build *b)
 	struct anim a = { .b = b, .cam_node_of = b->cam_node_of };
 	for (uint32_t i = 0; i < b->pose.anime_count; i++)
 		scene_walk_anime(b, b->pose.animes[i], anim_record_camera, &a);
-	for (uint32_t g = 0; g < b->node_count; g++) {
+	/* Each camera node once, in the order its objects were met. */
+	for (uint32_t o = 0; o < s->object_count; o++) {
+		uint32_t g = b->cam_node_of[o];
+		if (g == GNONE || b->nodes[g].camera != GNONE)
+			continue;
 		const struct cam_key *k = NULL;
 		for (size_t j = 0; j < a.key_count && !k; j++)
 			if (a.keys[j].node == g)
 				k = &a.keys[j];
-		bool camera = false;
-		for (uint32_t o = 0; o < s->object_count && !camera; o++)
-			camera = b->cam_node_of[o] == g;
-		if (camera)
-			put_camera(b, g, k);
+		put_camera(b, g, k);
 	}
 	free(a.keys);
 	return b->failed ? -ENOMEM : 0;

@@ -199,21 +199,18 @@ static void add_pose_nodes(struct scene_build *b)
 	}
 }
 
+/* next[] threads each node's children in index order from first[]. */
 static void put_node(struct strbuf *o, const struct scene_build *b,
-		     uint32_t i)
+		     uint32_t i, const uint32_t *first, const uint32_t *next)
 {
 	static const float zero[3], one[3] = { 1, 1, 1 }, unit[4] = { 0, 0, 0, 1 };
 	const struct gnode *n = &b->nodes[i];
 	sb_puts(o, "{\"name\":");
 	json_string(o, n->name);
-	bool first = true;
-	for (uint32_t c = 0; c < b->node_count; c++) {
-		if (b->nodes[c].parent != i)
-			continue;
-		sb_printf(o, "%s%" PRIu32, first ? ",\"children\":[" : ",", c);
-		first = false;
-	}
-	if (!first)
+	for (uint32_t c = first[i]; c != GNONE; c = next[c])
+		sb_printf(o, "%s%" PRIu32, c == first[i] ? ",\"children\":["
+			  : ",", c);
+	if (first[i] != GNONE)
 		sb_puts(o, "]");
 	if (memcmp(n->t, zero, sizeof zero)) {
 		sb_puts(o, ",\"translation\":[");
@@ -277,11 +274,28 @@ static void put_document(struct strbuf *o, const struct scene_build *b)
 			first = false;
 		}
 	sb_puts(o, "]}],\"nodes\":[");
-	for (uint32_t i = 0; i < b->node_count; i++) {
-		if (i)
-			sb_puts(o, ",");
-		put_node(o, b, i);
+	uint32_t *first_child = malloc((b->node_count + 1) * sizeof *first_child);
+	uint32_t *next = malloc((b->node_count + 1) * sizeof *next);
+	if (!first_child || !next) {
+		o->failed = true;
+	} else {
+		for (uint32_t i = 0; i < b->node_count; i++)
+			first_child[i] = next[i] = GNONE;
+		for (uint32_t i = b->node_count; i-- > 0;) {
+			uint32_t up = b->nodes[i].parent;
+			if (up != GNONE) {
+				next[i] = first_child[up];
+				first_child[up] = i;
+			}
+		}
+		for (uint32_t i = 0; i < b->node_count; i++) {
+			if (i)
+				sb_puts(o, ",");
+			put_node(o, b, i, first_child, next);
+		}
 	}
+	free(first_child);
+	free(next);
 	sb_puts(o, "]");
 	glb_put_list(o, "meshes", &b->meshes);
 	glb_put_list(o, "skins", &b->skins);
@@ -384,10 +398,10 @@ int scene_glb(const struct ccsf_scene *s, const uint8_t *data, size_t len,
 	return rc;
 }
 
-int scene_has_nodes(const struct ccsf_scene *s)
+bool scene_has_nodes(const struct ccsf_scene *s)
 {
 	for (uint32_t i = 0; i < s->chunk_count; i++)
 		if (s->chunks[i].kind == CCSF_OBJ && !s->chunks[i].in_frames)
-			return 1;
-	return 0;
+			return true;
+	return false;
 }

@@ -16,6 +16,7 @@
 #ifndef CCSFS_SCENE_GLTF_H
 #define CCSFS_SCENE_GLTF_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -33,6 +34,6 @@ int scene_glb(const struct ccsf_scene *s, const uint8_t *data, size_t len,
 	      const struct scene_env *env, uint8_t **out, size_t *out_len);
 
 /* True when the scene has an Obj chunk: when scene.glb is offered. */
-int scene_has_nodes(const struct ccsf_scene *s);
+bool scene_has_nodes(const struct ccsf_scene *s);
 
 #endif

@@ -123,6 +123,19 @@ static void put_attribute(struct scene_build *b, struct strbuf *o,
 		  glb_floats(&b->g, v, n, ncomp, bounds, GLB_ARRAY_BUFFER));
 }
 
+/* A VEC4 attribute of bytes or shorts (ctype), when v is not NULL. */
+static void put_vec4_ints(struct scene_build *b, struct strbuf *o,
+			  const char *name, const void *v, uint32_t n,
+			  int ctype, bool normalized)
+{
+	if (!v)
+		return;
+	uint32_t view = glb_view(&b->g, v, (size_t)n * 4 *
+				 (ctype == GLB_U8 ? 1 : 2), GLB_ARRAY_BUFFER);
+	sb_printf(o, ",\"%s\":%" PRIu32, name, glb_accessor(&b->g, view,
+		  ctype, n, "VEC4", normalized, NULL, NULL, 0));
+}
+
 /* One primitive's JSON, its data added to the buffer. */
 static void put_primitive(struct scene_build *b, struct strbuf *o,
 			  struct prim *p, uint32_t material, bool first)
@@ -131,20 +144,11 @@ static void put_primitive(struct scene_build *b, struct strbuf *o,
 	sb_printf(o, "\"POSITION\":%" PRIu32,
 		  glb_floats(&b->g, p->pos, p->count, 3, true, GLB_ARRAY_BUFFER));
 	put_attribute(b, o, "NORMAL", p->normal, p->count, 3, false);
-	if (p->colour) {
-		uint32_t v = glb_view(&b->g, p->colour, (size_t)p->count * 4,
-				      GLB_ARRAY_BUFFER);
-		sb_printf(o, ",\"COLOR_0\":%" PRIu32, glb_accessor(&b->g, v,
-			  GLB_U8, p->count, "VEC4", true, NULL, NULL, 0));
-	}
+	put_vec4_ints(b, o, "COLOR_0", p->colour, p->count, GLB_U8, true);
 	put_attribute(b, o, "TEXCOORD_0", p->uv, p->count, 2, false);
-	if (p->joints) {
-		uint32_t v = glb_view(&b->g, p->joints, (size_t)p->count * 8,
-				      GLB_ARRAY_BUFFER);
-		sb_printf(o, ",\"JOINTS_0\":%" PRIu32, glb_accessor(&b->g, v,
-			  GLB_U16, p->count, "VEC4", false, NULL, NULL, 0));
+	put_vec4_ints(b, o, "JOINTS_0", p->joints, p->count, GLB_U16, false);
+	if (p->joints)
 		put_attribute(b, o, "WEIGHTS_0", p->weights, p->count, 4, false);
-	}
 	/* Indices in 16 bits where the vertices allow: half the bytes. */
 	bool narrow = p->count <= 65535;
 	if (narrow) {
@@ -398,7 +402,7 @@ static void add_node_model(struct scene_build *b, uint32_t n)
 		else if (rc < 0)
 			scene_left_out(b, "%s: %s", name, why);
 		else if (m.mtype & 8)
-			;
+			skinned = false;        /* shadows stay in model.obj */
 		else if (skinned)
 			add_skinned(b, &m, cl, name);
 		else

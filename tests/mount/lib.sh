@@ -183,3 +183,15 @@ need_gltf_tools() {
 	"$PY" -c 'import numpy' 2>/dev/null ||
 		skip_all "no numpy for $PY (python3-numpy)"
 }
+
+# glbcheck_each LIST: glbcheck.py of every scene.glb in LIST against the
+# .ccs beside it, each output in $work/glbcheck.<member>.out; echoes the
+# paths (below $mnt) of those that fail.
+glbcheck_each() {
+	while IFS= read -r glb; do
+		dir=$(dirname "$glb")
+		m=$(basename "$dir")
+		"$PY" "$gltf/glbcheck.py" "$glb" "$dir/$m.ccs" \
+			>"$work/glbcheck.$m.out" 2>&1 || printf ' %s' "${glb#$mnt/}"
+	done <"$1"
+}

@@ -34,13 +34,7 @@ check "the glTF validator finds no error in any scene.glb" \
 	node "$gltf/validate.js" $(cat "$work/glbs")
 cp "$work/last.out" "$work/validate.out"
 
-bad=""
-while IFS= read -r glb; do
-	dir=$(dirname "$glb")
-	m=$(basename "$dir")
-	"$PY" "$gltf/glbcheck.py" "$glb" "$dir/$m.ccs" >"$work/glbcheck.$m.out" 2>&1 ||
-		bad="$bad ${glb#$mnt/}"
-done <"$work/glbs"
+bad=$(glbcheck_each "$work/glbs")
 check_eq "glbcheck: every mesh where the game's pose puts it, frames 0, 10, 20" "" "$bad"
 for b in $bad; do
 	grep -h 'mismatches\|glbcheck:\|no such\|no model\|disagreeing' \

@@ -27,13 +27,7 @@ done
 check_eq "the glTF validator finds no error in any of the $n scene.glb" 0 "$bad"
 grep -h '^total' "$work"/batch.*.out | sed 's/^/# /'
 
-bad=""
-while IFS= read -r glb; do
-	dir=$(dirname "$glb")
-	m=$(basename "$dir")
-	"$PY" "$gltf/glbcheck.py" "$glb" "$dir/$m.ccs" >"$work/glbcheck.out" 2>&1 ||
-		bad="$bad ${glb#$mnt/}"
-done <"$work/glbs"
+bad=$(glbcheck_each "$work/glbs")
 check_eq "glbcheck: every mesh of every scene.glb where the game's pose puts it" "" "$bad"
 check "unmounts cleanly" unmount "$mnt"
 
