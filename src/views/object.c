@@ -174,7 +174,7 @@ static const char *model_texture_path(void *ctx, uint32_t texture)
 /* A bone or skin model is posed at frame 0 of the Anime chunk that poses
  * its owner's clump; without one it stays in node space. */
 static int posed_model_obj(struct member *m, const uint8_t *data, size_t len,
-			   const uint8_t *p, size_t plen,
+			   const uint8_t *p, size_t plen, bool pose_it,
 			   const struct model_env *env, struct strbuf *obj,
 			   struct strbuf *mtl, char *why, size_t why_len)
 {
@@ -182,9 +182,10 @@ static int posed_model_obj(struct member *m, const uint8_t *data, size_t len,
 	struct model_mesh mesh;
 	struct pose pose = { 0 };
 	int rc = model_decode(p, plen, s->version, &mesh, why, why_len);
-	if (rc == 0 && (mesh.mtype & 4))
+	pose_it = pose_it && (mesh.mtype & 4);
+	if (rc == 0 && pose_it)
 		rc = pose_build(s, data, len, &pose);
-	if (rc == 0 && (mesh.mtype & 4)) {
+	if (rc == 0 && pose_it) {
 		uint32_t owner = pose_owner_of(&pose, mesh.object);
 		const struct pose_clump *c = pose_clump_of(&pose, owner);
 		if (c && c->anime != POSE_NONE) {
@@ -223,8 +224,10 @@ static int produce_model(struct fs *fs, struct node *n, uint8_t **data,
 	else
 		/* The MTL costs a decode of its own: it is read once, when a
 		 * viewer loads the OBJ. */
-		rc = posed_model_obj(m, ref.data, ref.len, p, plen, &env, &obj,
-				     &mtl, why, sizeof why);
+		/* model.mtl does not depend on where vertices sit. */
+		rc = posed_model_obj(m, ref.data, ref.len, p, plen,
+				     part == PART_OBJ, &env, &obj, &mtl, why,
+				     sizeof why);
 	cache_put(fs->cache, &ref);
 	struct strbuf *out = part == PART_MTL ? &mtl : &obj;
 	sb_free(part == PART_MTL ? &obj : &mtl);
