@@ -12,7 +12,14 @@
  * first: a loop over more than the cache holds keeps what stayed in from
  * the first pass and cycles its misses through the rerun list.  A rerun
  * value that is hit again later, after other fills, is in real use and
- * joins the main list. */
+ * joins the main list.
+ *
+ * Made files (a PNG, an OBJ, a scene.glb) go on a third list, evicted
+ * after the rerun list and before the main one: each is made from a
+ * member that many other files need, and a reader takes it once, so a
+ * pass over every scene.glb would otherwise push out the members that
+ * the listing left, and inflate every one of them again.  A made value
+ * used again later joins the main list as a rerun value does. */
 #include "config.h"
 
 #include <errno.h>
@@ -32,6 +39,7 @@ struct cache_value {
 	bool ready;             /* filled; false while a fill runs */
 	bool cached;            /* still in the table (not evicted) */
 	bool rerun;             /* on the rerun list */
+	bool made;              /* on the made list */
 	uint64_t fill_no;       /* c->fills when it was filled */
 	struct cache_value *hnext;              /* hash chain */
 	struct cache_value *lru_prev, *lru_next;/* its list, newest first */
@@ -53,7 +61,7 @@ struct cache {
 	size_t reserved;        /* the tree's own memory, charged here */
 	struct cache_value **table;
 	size_t buckets;
-	struct value_list main, rerun;
+	struct value_list main, rerun, made;
 	struct cache_value *newest;     /* the last value filled */
 	struct cache_value *dead;       /* released, to free when unlocked */
 	uint64_t fills;
@@ -69,6 +77,9 @@ struct cache {
 /* Fills by others between two uses that make a rerun value one in use:
  * more than a reader and its readahead make while it reads one value. */
 #define RERUN_REUSE_GAP 8
+/* The made values that always stay: for two readers, the one being read
+ * and the two made ahead of it, and one more. */
+#define MADE_KEEP 8
 
 struct cache *cache_new(size_t limit)
 {
@@ -175,7 +186,7 @@ static bool ghost_seen(const struct cache *c, uint64_t key)
 
 static struct value_list *list_of(struct cache *c, struct cache_value *v)
 {
-	return v->rerun ? &c->rerun : &c->main;
+	return v->rerun ? &c->rerun : v->made ? &c->made : &c->main;
 }
 
 static void list_unlink(struct value_list *l, struct cache_value *v)
@@ -252,7 +263,8 @@ static void drop_oldest(struct cache *c, struct value_list *l, size_t keep)
 }
 
 /* Drops values until the cache fits its limit: rerun values first, oldest
- * first, all but the newest few; then the least recently used.  A value in
+ * first, all but the newest few; then made values, as many; then the
+ * least recently used.  A value in
  * use leaves the table now and is freed by its last put.  The newest
  * value always stays, even when it alone is over the limit: a member
  * larger than the cache would otherwise be inflated again for every
@@ -260,12 +272,14 @@ static void drop_oldest(struct cache *c, struct value_list *l, size_t keep)
 static void evict(struct cache *c)
 {
 	drop_oldest(c, &c->rerun, RERUN_KEEP);
+	drop_oldest(c, &c->made, MADE_KEEP);
 	drop_oldest(c, &c->main, 0);
 	drop_oldest(c, &c->rerun, 0);
+	drop_oldest(c, &c->made, 0);
 }
 
 static int fill_value(struct cache *c, struct cache_value *v,
-		      cache_fill_fn fill, void *ctx)
+		      cache_fill_fn fill, void *ctx, bool made)
 {
 	uint8_t *data = NULL;
 	size_t len = 0;
@@ -282,6 +296,7 @@ static int fill_value(struct cache *c, struct cache_value *v,
 		v->ready = true;
 		v->fill_no = ++c->fills;
 		v->rerun = ghost_seen(c, v->key);
+		v->made = made && !v->rerun;
 		c->bytes += len;
 		c->newest = v;
 		list_push_front(list_of(c, v), v);
@@ -291,8 +306,8 @@ static int fill_value(struct cache *c, struct cache_value *v,
 	return rc;
 }
 
-int cache_get(struct cache *c, uint64_t key, cache_fill_fn fill, void *ctx,
-	      struct cache_ref *ref)
+static int get(struct cache *c, uint64_t key, cache_fill_fn fill, void *ctx,
+	       struct cache_ref *ref, bool made)
 {
 	int rc = 0;
 	pthread_mutex_lock(&c->lock);
@@ -303,8 +318,9 @@ int cache_get(struct cache *c, uint64_t key, cache_fill_fn fill, void *ctx,
 	if (v) {
 		c->hits++;
 		list_unlink(list_of(c, v), v);
-		if (v->rerun && c->fills - v->fill_no > RERUN_REUSE_GAP)
-			v->rerun = false;
+		if ((v->rerun || v->made) &&
+		    c->fills - v->fill_no > RERUN_REUSE_GAP)
+			v->rerun = v->made = false;
 		list_push_front(list_of(c, v), v);
 		v->refs++;
 	} else {
@@ -320,7 +336,7 @@ int cache_get(struct cache *c, uint64_t key, cache_fill_fn fill, void *ctx,
 		size_t b = bucket_of(c, key);
 		v->hnext = c->table[b];
 		c->table[b] = v;
-		rc = fill_value(c, v, fill, ctx);
+		rc = fill_value(c, v, fill, ctx, made);
 	}
 	if (rc == 0) {
 		ref->v = v;
@@ -329,6 +345,18 @@ int cache_get(struct cache *c, uint64_t key, cache_fill_fn fill, void *ctx,
 	}
 	unlock(c);
 	return rc;
+}
+
+int cache_get(struct cache *c, uint64_t key, cache_fill_fn fill, void *ctx,
+	      struct cache_ref *ref)
+{
+	return get(c, key, fill, ctx, ref, false);
+}
+
+int cache_get_made(struct cache *c, uint64_t key, cache_fill_fn fill,
+		   void *ctx, struct cache_ref *ref)
+{
+	return get(c, key, fill, ctx, ref, true);
 }
 
 void cache_put(struct cache *c, struct cache_ref *ref)

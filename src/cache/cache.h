@@ -3,8 +3,9 @@
  * files, whose bound also covers the tree's own memory.
  *
  * Least recently used values go first, except that a value made again
- * after it was evicted goes before them (see cache.c): a second pass over
- * more than the cache holds still finds what the first pass left.
+ * after it was evicted, and then a made file, go before them (see
+ * cache.c): a second pass over more than the cache holds still finds
+ * what the first pass left.
  *
  * A value is made by its fill function at most once at a time per key
  * (single flight): a second reader of a member that is being inflated
@@ -37,6 +38,10 @@ void cache_free(struct cache *c);
 
 int cache_get(struct cache *c, uint64_t key, cache_fill_fn fill, void *ctx,
 	      struct cache_ref *ref);
+/* As cache_get, for a value made from other cached values (a made file
+ * from its member): evicted before them, unless it is used again. */
+int cache_get_made(struct cache *c, uint64_t key, cache_fill_fn fill,
+		   void *ctx, struct cache_ref *ref);
 void cache_put(struct cache *c, struct cache_ref *ref);
 
 /* Charges memory that is not the cache's (the tree's nodes and walks) to

@@ -31,7 +31,7 @@ int tree_made_bytes(struct fs *fs, struct node *n, struct cache_ref *ref)
 {
 	struct made_call call = { fs, n };
 	/* Inode numbers are unique, so they key produced files. */
-	int rc = cache_get(fs->cache, n->ino, made_fill, &call, ref);
+	int rc = cache_get_made(fs->cache, n->ino, made_fill, &call, ref);
 	if (rc == 0)
 		atomic_store(&n->size, ref->len);
 	return rc;

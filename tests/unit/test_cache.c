@@ -186,6 +186,40 @@ static void rerun_value_used_again_joins_main(void **state)
 	cache_free(c);
 }
 
+/* Made files go before the members they are made from: a pass that makes
+ * one file of each of 20 members, in a cache that holds ten members,
+ * keeps the members and the newest made files, not the oldest members. */
+static void made_values_go_before_members(void **state)
+{
+	(void)state;
+	struct cache *c = cache_new(100 + 8 * 5);
+	struct filler member = FILLER(10), made = FILLER(5);
+	struct cache_ref r;
+	for (uint64_t k = 1; k <= 10; k++) {
+		cache_get(c, k, fill, &member, &r);
+		cache_put(c, &r);
+	}
+	for (uint64_t k = 101; k <= 120; k++) {
+		assert_int_equal(cache_get_made(c, k, fill, &made, &r), 0);
+		cache_put(c, &r);
+	}
+	for (uint64_t k = 1; k <= 10; k++) {    /* all ten still there */
+		cache_get(c, k, fill, &member, &r);
+		cache_put(c, &r);
+	}
+	assert_int_equal(member.calls, 10);
+	int calls = made.calls;
+	for (uint64_t k = 113; k <= 120; k++) { /* the newest eight stay */
+		cache_get_made(c, k, fill, &made, &r);
+		cache_put(c, &r);
+	}
+	assert_int_equal(made.calls, calls);
+	cache_get_made(c, 101, fill, &made, &r);        /* the oldest went */
+	cache_put(c, &r);
+	assert_int_equal(made.calls, calls + 1);
+	cache_free(c);
+}
+
 static void newest_stays_even_over_limit(void **state)
 {
 	(void)state;
@@ -259,6 +293,7 @@ int main(void)
 		cmocka_unit_test(reserved_bytes_shrink_the_room),
 		cmocka_unit_test(second_pass_over_more_than_fits_hits),
 		cmocka_unit_test(rerun_value_used_again_joins_main),
+		cmocka_unit_test(made_values_go_before_members),
 		cmocka_unit_test(newest_stays_even_over_limit),
 		cmocka_unit_test(failure_is_not_cached),
 		cmocka_unit_test(concurrent_readers_fill_once),
