@@ -19,6 +19,11 @@ uint32_t glb_item(struct glb_list *l)
 	return l->count++;
 }
 
+void glb_reserve(struct glb *g, size_t n)
+{
+	sb_reserve(&g->bin, n);
+}
+
 uint32_t glb_view(struct glb *g, const void *bytes, size_t n, int target)
 {
 	static const uint8_t zero[4];

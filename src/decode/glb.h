@@ -36,6 +36,11 @@ struct glb {
 	struct glb_list views, accessors;
 };
 
+/* Makes room for about n bytes of buffer at once.  Large buffers come
+ * from fresh mappings; growing one by doubling faults in and copies
+ * about twice what it ends with, and an unused reserve costs no page. */
+void glb_reserve(struct glb *g, size_t n);
+
 /* Starts the next item of a list: writes the comma; returns its index. */
 uint32_t glb_item(struct glb_list *l);
 

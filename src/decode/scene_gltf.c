@@ -365,6 +365,9 @@ int scene_glb(const struct ccsf_scene *s, const uint8_t *data, size_t len,
 	*out = NULL;
 	*out_len = 0;
 	int rc = pose_build(s, data, len, &b.pose);
+	/* The buffer ends near 1.6 times the file on the full-size disc:
+	 * floats where the file has shorts and bytes. */
+	glb_reserve(&b.g, len * 2);
 	b.material_of[0] = object_table(&b);
 	b.material_of[1] = object_table(&b);
 	b.texture_of = object_table(&b);

@@ -295,9 +295,14 @@ int texture_check(const struct texture *tex, unsigned level,
 	int rc = level_usable(tex, level, why);
 	if (rc)
 		return rc;
-	/* A whole-level maximum first: one pass the compiler vectorises. */
+	/* A palette of every index a pixel can hold needs no look at the
+	 * pixels; else a whole-level maximum first, one pass the compiler
+	 * vectorises. */
+	bool four = tex->psm == TEXTURE_PSMT4;
+	if (palette_count >= (four ? 16u : 256u))
+		return 0;
 	if (max_index(tex->level[level].pixels, level_bytes(tex, level),
-		      tex->psm == TEXTURE_PSMT4) < palette_count)
+		      four) < palette_count)
 		return 0;
 	return index_error(tex, level, palette_count, why);
 }
