@@ -74,9 +74,12 @@ static void queue_named(struct fs *fs, struct node *up, size_t from,
 				 tree_kid_named(next, name, NULL) : NULL;
 		if (!f)
 			continue;
+		/* One being made counts but is not queued again: a worker
+		 * would only wait for the one that makes it. */
 		(*queued)++;
 		if (f->type == NODE_FILE && f->file_kind == FILE_MADE &&
-		    atomic_load(&f->size) == SIZE_UNKNOWN)
+		    atomic_load(&f->size) == SIZE_UNKNOWN &&
+		    !atomic_exchange(&f->u.made.ahead, true))
 			readahead_queue(&fs->readahead, make_ahead, f);
 	}
 }

@@ -239,6 +239,7 @@ struct node *dir_add_made(struct dir_builder *b, const char *name,
 		n->u.made.produce = produce;
 		n->u.made.ctx = ctx;
 		n->u.made.arg = arg;
+		atomic_init(&n->u.made.ahead, false);
 	}
 	return dir_add(b, n);
 }

@@ -86,6 +86,7 @@ struct node {
 			produce_fn produce;
 			void *ctx;
 			uint32_t arg;
+			_Atomic bool ahead;     /* queued to be made ahead */
 		} made;
 		struct {
 			stream_fn read;
