@@ -50,8 +50,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		palette_from_clut(&clut, &pal);
 		uint8_t *png = NULL;
 		size_t png_len = 0;
+		size_t want = 0;
 		if (palette_png(&pal, text, 2, &png, &png_len, why) == 0 &&
-		    (!png || png_len < 8))
+		    (!png || png_len < 8 ||
+		     palette_png_size(&pal, text, 2, &want) != 0 ||
+		     want != png_len))
 			abort();
 		free(png);
 	} else {
@@ -76,8 +79,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (rc == 0) {
 			uint8_t *png = NULL;
 			size_t png_len = 0;
+			size_t want = 0;
+			/* The size a listing gives is the size made. */
 			if (texture_png(&img, tex.psm, &pal, text, 2, &png,
-					&png_len, why) == 0 && !png)
+					&png_len, why) == 0 &&
+			    (!png || texture_png_size(img.width, img.height,
+						      tex.psm, &pal, text, 2,
+						      &want) != 0 ||
+			     want != png_len))
 				abort();
 			free(png);
 		} else {

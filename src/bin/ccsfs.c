@@ -24,6 +24,7 @@ struct options {
 	const char *source;
 	char *cache_size;
 	char *max_member;
+	char *png_level;
 	int no_readahead;
 	int show_help;
 	int show_version;
@@ -33,6 +34,7 @@ struct options {
 static const struct fuse_opt option_spec[] = {
 	OPT("cache_size=%s", cache_size),
 	OPT("max_member=%s", max_member),
+	OPT("png_level=%s", png_level),
 	OPT("noreadahead", no_readahead),
 	OPT("-h", show_help),
 	OPT("--help", show_help),
@@ -55,6 +57,9 @@ static void usage(const char *prog)
 	       "                           the tree's records (default 256M; K, M, G)\n"
 	       "    -o max_member=SIZE     refuse members that inflate to more\n"
 	       "                           (default 1G)\n"
+	       "    -o png_level=N         compress made PNGs at zlib level N, 1-9;\n"
+	       "                           0, the default, stores them, so that\n"
+	       "                           a listing knows their sizes\n"
 	       "    -o noreadahead         make nothing ahead of a reader on\n"
 	       "                           other threads\n"
 	       "    -h, --help             this help, then FUSE's options\n"
@@ -91,6 +96,21 @@ static int size_option(const char *value, const char *name, size_t dflt,
 		return 0;
 	fprintf(stderr, "ccsfs: -o %s=%s: not a size (a number with K, M or G)\n",
 		name, value);
+	return -1;
+}
+
+/* 0 to 9, the whole value: "3x" or "10" is a mistake to report. */
+static int level_option(const char *value, int *out)
+{
+	*out = 0;
+	if (!value)
+		return 0;
+	if (value[0] >= '0' && value[0] <= '9' && value[1] == '\0') {
+		*out = value[0] - '0';
+		return 0;
+	}
+	fprintf(stderr, "ccsfs: -o png_level=%s: not a zlib level from 0 to 9\n",
+		value);
 	return -1;
 }
 
@@ -136,10 +156,12 @@ static int run(struct fuse_args *args, struct options *o)
 	struct fs fs;
 	bool fs_ready = false;
 	size_t cache_size, max_member;
+	int png_level;
 	if (size_option(o->cache_size, "cache_size", DEFAULT_CACHE_SIZE,
 			&cache_size) < 0 ||
 	    size_option(o->max_member, "max_member", DEFAULT_MAX_MEMBER,
-			&max_member) < 0)
+			&max_member) < 0 ||
+	    level_option(o->png_level, &png_level) < 0)
 		goto out;
 	if (!o->source || !cl.mountpoint) {
 		fprintf(stderr, "ccsfs: %s\nTry 'ccsfs --help'.\n", !o->source ?
@@ -152,6 +174,7 @@ static int run(struct fuse_args *args, struct options *o)
 	}
 	fs_ready = true;
 	fs.max_member = max_member;
+	fs.png_level = png_level;
 	if (o->no_readahead)
 		readahead_disable(&fs.readahead);
 	char err[512];
@@ -211,5 +234,6 @@ int main(int argc, char *argv[])
 	fuse_opt_free_args(&args);
 	free(o.cache_size);
 	free(o.max_member);
+	free(o.png_level);
 	return status;
 }

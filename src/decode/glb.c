@@ -24,20 +24,31 @@ void glb_reserve(struct glb *g, size_t n)
 	sb_reserve(&g->bin, n);
 }
 
-uint32_t glb_view(struct glb *g, const void *bytes, size_t n, int target)
+uint8_t *glb_view_room(struct glb *g, size_t n, int target, uint32_t *view)
 {
 	static const uint8_t zero[4];
 	if (g->bin.len % 4)
 		sb_append(&g->bin, zero, 4 - g->bin.len % 4);
 	size_t at = g->bin.len;
-	sb_append(&g->bin, bytes, n);
-	uint32_t i = glb_item(&g->views);
+	uint8_t *room = (uint8_t *)sb_reserve(&g->bin, n);
+	if (room)
+		g->bin.len += n;
+	*view = glb_item(&g->views);
 	sb_printf(&g->views.text, "{\"buffer\":0,\"byteOffset\":%zu,"
 		  "\"byteLength\":%zu", at, n);
 	if (target)
 		sb_printf(&g->views.text, ",\"target\":%d", target);
 	sb_puts(&g->views.text, "}");
-	return i;
+	return room;
+}
+
+uint32_t glb_view(struct glb *g, const void *bytes, size_t n, int target)
+{
+	uint32_t view;
+	uint8_t *room = glb_view_room(g, n, target, &view);
+	if (room && n)
+		memcpy(room, bytes, n);
+	return view;
 }
 
 uint32_t glb_accessor(struct glb *g, uint32_t view, int ctype,

@@ -48,6 +48,11 @@ uint32_t glb_item(struct glb_list *l);
  * (target 0: none, as an image's view must be).  Returns its index. */
 uint32_t glb_view(struct glb *g, const void *bytes, size_t n, int target);
 
+/* Room for n bytes in the buffer, 4-aligned, as a new buffer view whose
+ * index goes to *view; the caller fills it before adding more.  NULL
+ * when out of memory (the failure is seen at glb_finish). */
+uint8_t *glb_view_room(struct glb *g, size_t n, int target, uint32_t *view);
+
 /* An accessor of count elements of type ("SCALAR", "VEC3", ...) over a
  * whole view.  min and max (ncomp values each) may be NULL. */
 uint32_t glb_accessor(struct glb *g, uint32_t view, int ctype,

@@ -90,15 +90,25 @@ static uint32_t scene_texture(struct scene_build *b, uint32_t tex,
 	if (ccsf_find_owned(b->s, CCSF_TEXTURE, tex, &chunk) < 0)
 		return GNONE;
 	struct texture_job job;
-	uint8_t *png = NULL;
 	size_t png_len = 0;
+	uint32_t view = GNONE;
 	int rc = texture_job_prepare(b->s, b->data, b->len, chunk, 0, true,
 				     &job);
 	if (rc == 0)
-		/* Stored: compressing was half of a scene's cost, and a
-		 * glTF reader unpacks the image anyway. */
-		rc = texture_png_level(&job.img, job.tex.psm, &job.pal, NULL,
-				       0, 0, &png, &png_len, job.why);
+		rc = texture_png_size(job.img.width, job.img.height,
+				      job.tex.psm, &job.pal, NULL, 0,
+				      &png_len);
+	/* Stored, and written in place: compressing was half of a scene's
+	 * cost, and a glTF reader unpacks the image anyway. */
+	uint8_t *room = rc == 0 ? glb_view_room(&b->g, png_len, 0, &view)
+				: NULL;
+	if (rc == 0 && !room)
+		rc = -ENOMEM;
+	if (rc == 0)
+		rc = texture_png_into(&job.img, job.tex.psm, &job.pal, room,
+				      png_len, job.why);
+	if (rc < 0 && room)
+		memset(room, 0, png_len);       /* no stale bytes in the file */
 	indexed_image_free(&job.img);
 	if (rc < 0) {
 		if (rc == -ENOMEM)
@@ -111,8 +121,6 @@ static uint32_t scene_texture(struct scene_build *b, uint32_t tex,
 			   ? 16 : job.pal.count;
 	for (unsigned i = 0; i < colours; i++)
 		*alpha |= job.pal.rgba[i][3] < 255;
-	uint32_t view = glb_view(&b->g, png, png_len, 0);
-	free(png);
 	uint32_t image = glb_item(&b->images);
 	sb_printf(&b->images.text, "{\"name\":");
 	json_string(&b->images.text, scene_object_name(b, tex));

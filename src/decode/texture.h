@@ -121,18 +121,35 @@ void texture_use_libdeflate(bool on);
 /* An indexed PNG of img: bit depth 8 for psm 0x13, 4 for 0x14 (whose PLTE
  * then holds the palette's first 16 colours: a 4-bit texture can only
  * reach those), PLTE from pal, tRNS unless every alpha is 255, then the
- * text entries.  Every index must be < the PLTE's size.  *png is
- * malloc'ed; the caller frees it. */
+ * text entries.  Every index must be < the PLTE's size.  The image data
+ * is stored (zlib level 0), so the size follows from the image's shape
+ * (texture_png_size).  *png is malloc'ed; the caller frees it. */
 int texture_png(const struct indexed_image *img, uint8_t psm,
 		const struct palette *pal, const struct png_text_entry *text,
 		size_t text_count, uint8_t **png, size_t *png_len, char *why);
 
-/* The same at zlib level `level` (0 stores the rows uncompressed, at
- * memory speed; texture_png's level is 1). */
+/* The same at zlib level `level`: 0 stores the rows, at memory speed,
+ * and refuses keys that libpng would change (a leading, trailing or
+ * doubled space); 1-9 compress them through libpng (-o png_level). */
 int texture_png_level(const struct indexed_image *img, uint8_t psm,
 		      const struct palette *pal,
 		      const struct png_text_entry *text, size_t text_count,
 		      int level, uint8_t **png, size_t *png_len, char *why);
+
+/* The exact size of texture_png's file for an image of this shape, this
+ * palette and text, known without making it; -EINVAL when texture_png
+ * would refuse them (the pixels are not looked at). */
+int texture_png_size(uint32_t width, uint32_t height, uint8_t psm,
+		     const struct palette *pal,
+		     const struct png_text_entry *text, size_t text_count,
+		     size_t *size);
+
+/* texture_png's file without text, written at out, which has room for
+ * exactly size bytes: texture_png_size's (-EINVAL otherwise).  For a
+ * writer that holds the room already (scene.glb's buffer). */
+int texture_png_into(const struct indexed_image *img, uint8_t psm,
+		     const struct palette *pal, uint8_t *out, size_t size,
+		     char *why);
 
 #define PALETTE_SWATCH 8        /* pixels a side of one colour's square */
 
@@ -143,5 +160,12 @@ int texture_png_level(const struct indexed_image *img, uint8_t psm,
  * are fully transparent black. */
 int palette_png(const struct palette *pal, const struct png_text_entry *text,
 		size_t text_count, uint8_t **png, size_t *png_len, char *why);
+int palette_png_level(const struct palette *pal,
+		      const struct png_text_entry *text, size_t text_count,
+		      int level, uint8_t **png, size_t *png_len, char *why);
+/* The exact size of palette_png's file, as texture_png_size. */
+int palette_png_size(const struct palette *pal,
+		     const struct png_text_entry *text, size_t text_count,
+		     size_t *size);
 
 #endif

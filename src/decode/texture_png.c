@@ -16,6 +16,7 @@
 #include <libdeflate.h>
 #endif
 
+#include "decode/png_stored.h"
 #include "decode/texture.h"
 #include "util/bufpool.h"
 #include "util/reason.h"
@@ -42,6 +43,8 @@
  * time wins. */
 #define PNG_ZLIB_LEVEL 1
 #define PNG_FILTERS PNG_FILTER_NONE
+
+
 
 /* What the libpng callbacks share; libpng reaches it through its io and
  * error pointers. */
@@ -331,6 +334,8 @@ static int check_indices(const struct indexed_image *img, uint32_t colours,
 			 char *why)
 {
 	size_t n = (size_t)img->width * img->height;
+	if (colours >= 256)
+		return 0;               /* no byte can reach past it */
 	for (size_t k = 0; k < n; k++) {
 		if (img->index[k] >= colours) {
 			reason_set(why, TEXTURE_WHY, "png: pixel (%zu, %zu) has index %u, the PLTE "
@@ -357,22 +362,53 @@ int texture_png(const struct indexed_image *img, uint8_t psm,
 		const struct palette *pal, const struct png_text_entry *text,
 		size_t text_count, uint8_t **png, size_t *png_len, char *why)
 {
-	return texture_png_level(img, psm, pal, text, text_count,
-				 PNG_ZLIB_LEVEL, png, png_len, why);
+	return texture_png_level(img, psm, pal, text, text_count, 0, png,
+				 png_len, why);
 }
 
-int texture_png_level(const struct indexed_image *img, uint8_t psm,
-		      const struct palette *pal,
-		      const struct png_text_entry *text, size_t text_count,
-		      int level, uint8_t **png, size_t *png_len, char *why)
+/* Level 0: the whole file laid out by png_stored.c, in one buffer of the
+ * size it said. */
+static int write_stored(const struct png_job *job, uint8_t **png_out,
+			size_t *len, char *why)
+{
+	if (!png_stored_text_ok(job->text, job->text_count)) {
+		reason_set(why, TEXTURE_WHY, "png: a text key has a leading, "
+			   "trailing or doubled space");
+		return -EINVAL;
+	}
+	struct png_indexed p = {
+		job->img->width, job->img->height, job->bit_depth, job->rgba,
+		job->colours, job->text, job->text_count
+	};
+	*len = png_stored_size(&p);
+	*png_out = bufpool_alloc(*len);
+	if (!*png_out) {
+		*len = 0;
+		reason_set(why, TEXTURE_WHY, "png: out of memory");
+		return -ENOMEM;
+	}
+	png_stored_write(&p, job->img->index, *png_out);
+	return 0;
+}
+
+static int write_any(struct png_job *job, uint8_t **png_out, size_t *len,
+		     char *why)
+{
+	return job->level ? write_png(job, png_out, len, why)
+			  : write_stored(job, png_out, len, why);
+}
+
+/* The checks every texture PNG passes, and its job. */
+static int texture_job(const struct indexed_image *img, uint8_t psm,
+		       const struct palette *pal,
+		       const struct png_text_entry *text, size_t text_count,
+		       int level, struct png_job *job, char *why)
 {
 	if (level < 0 || level > 9) {
 		reason_set(why, TEXTURE_WHY, "png: zlib level %d is not 0 to 9",
 			   level);
 		return -EINVAL;
 	}
-	*png = NULL;
-	*png_len = 0;
 	if (psm != TEXTURE_PSMT8 && psm != TEXTURE_PSMT4) {
 		reason_set(why, TEXTURE_WHY, "png: psm 0x%02x is neither 0x13 nor 0x14", psm);
 		return -EINVAL;
@@ -392,15 +428,108 @@ int texture_png_level(const struct indexed_image *img, uint8_t psm,
 		rc = check_indices(img, colours, why);
 	if (rc)
 		return rc;
-	struct png_job job = {
+	*job = (struct png_job){
 		img, bit_depth, (const uint8_t (*)[4])pal->rgba, colours,
 		text, text_count, NULL, level
 	};
-	return write_png(&job, png, png_len, why);
+	return 0;
+}
+
+int texture_png_level(const struct indexed_image *img, uint8_t psm,
+		      const struct palette *pal,
+		      const struct png_text_entry *text, size_t text_count,
+		      int level, uint8_t **png, size_t *png_len, char *why)
+{
+	*png = NULL;
+	*png_len = 0;
+	struct png_job job;
+	int rc = texture_job(img, psm, pal, text, text_count, level, &job, why);
+	return rc ? rc : write_any(&job, png, png_len, why);
+}
+
+int texture_png_into(const struct indexed_image *img, uint8_t psm,
+		     const struct palette *pal, uint8_t *out, size_t size,
+		     char *why)
+{
+	struct png_job job;
+	int rc = texture_job(img, psm, pal, NULL, 0, 0, &job, why);
+	if (rc)
+		return rc;
+	struct png_indexed p = { img->width, img->height, job.bit_depth,
+				 job.rgba, job.colours, NULL, 0 };
+	if (png_stored_size(&p) != size) {
+		reason_set(why, TEXTURE_WHY, "png: %zu bytes of room for a "
+			   "PNG of %zu", size, png_stored_size(&p));
+		return -EINVAL;
+	}
+	png_stored_write(&p, img->index, out);
+	return 0;
+}
+
+int texture_png_size(uint32_t width, uint32_t height, uint8_t psm,
+		     const struct palette *pal,
+		     const struct png_text_entry *text, size_t text_count,
+		     size_t *size)
+{
+	if ((psm != TEXTURE_PSMT8 && psm != TEXTURE_PSMT4) || !pal->count ||
+	    !width || !height || width > (1u << TEXTURE_MAX_LOG2) ||
+	    height > (1u << TEXTURE_MAX_LOG2) ||
+	    check_text(text, text_count, NULL) ||
+	    !png_stored_text_ok(text, text_count))
+		return -EINVAL;
+	int bit_depth = psm == TEXTURE_PSMT4 ? 4 : 8;
+	uint32_t colours = pal->count;
+	if (colours > (1u << bit_depth))
+		colours = 1u << bit_depth;
+	struct png_indexed p = { width, height, bit_depth,
+				 (const uint8_t (*)[4])pal->rgba, colours,
+				 text, text_count };
+	*size = png_stored_size(&p);
+	return 0;
 }
 
 int palette_png(const struct palette *pal, const struct png_text_entry *text,
 		size_t text_count, uint8_t **png, size_t *png_len, char *why)
+{
+	return palette_png_level(pal, text, text_count, 0, png, png_len, why);
+}
+
+/* The grid palette_png draws: cols x rows cells, and the PLTE's size,
+ * which has one more, transparent, entry when there are spare cells (one
+ * always fits: a grid with spare cells has fewer colours than its bit
+ * depth allows). */
+static void palette_grid(const struct palette *pal, uint32_t *cols,
+			 uint32_t *rows, uint32_t *colours)
+{
+	*cols = pal->count <= 16 ? 4 : 16;
+	*rows = (pal->count + *cols - 1) / *cols;
+	*colours = pal->count < *cols * *rows ? pal->count + 1 : pal->count;
+}
+
+int palette_png_size(const struct palette *pal,
+		     const struct png_text_entry *text, size_t text_count,
+		     size_t *size)
+{
+	if (pal->count == 0 || pal->count > CLUT_MAX_COLOURS ||
+	    check_text(text, text_count, NULL) ||
+	    !png_stored_text_ok(text, text_count))
+		return -EINVAL;
+	uint32_t cols, rows, colours;
+	palette_grid(pal, &cols, &rows, &colours);
+	uint8_t rgba[CLUT_MAX_COLOURS][4];
+	memset(rgba, 0, sizeof rgba);
+	memcpy(rgba, pal->rgba, (size_t)pal->count * 4);
+	struct png_indexed p = { cols * PALETTE_SWATCH, rows * PALETTE_SWATCH,
+				 colours <= 16 ? 4 : 8,
+				 (const uint8_t (*)[4])rgba, colours, text,
+				 text_count };
+	*size = png_stored_size(&p);
+	return 0;
+}
+
+int palette_png_level(const struct palette *pal,
+		      const struct png_text_entry *text, size_t text_count,
+		      int level, uint8_t **png, size_t *png_len, char *why)
 {
 	*png = NULL;
 	*png_len = 0;
@@ -411,11 +540,8 @@ int palette_png(const struct palette *pal, const struct png_text_entry *text,
 	int rc = check_text(text, text_count, why);
 	if (rc)
 		return rc;
-	uint32_t cols = pal->count <= 16 ? 4 : 16;
-	uint32_t rows = (pal->count + cols - 1) / cols;
-	/* Cells past the last colour show an extra transparent entry; one
-	 * always fits, since a grid with spare cells has fewer colours than
-	 * the bit depth allows. */
+	uint32_t cols, rows, colours;
+	palette_grid(pal, &cols, &rows, &colours);
 	uint8_t (*rgba)[4] = calloc(CLUT_MAX_COLOURS, sizeof *rgba);
 	struct indexed_image img = {
 		cols * PALETTE_SWATCH, rows * PALETTE_SWATCH,
@@ -428,8 +554,6 @@ int palette_png(const struct palette *pal, const struct png_text_entry *text,
 		return -ENOMEM;
 	}
 	memcpy(rgba, pal->rgba, (size_t)pal->count * 4);
-	uint32_t colours = pal->count < cols * rows ? pal->count + 1
-						    : pal->count;
 	for (uint32_t y = 0; y < img.height; y++) {
 		for (uint32_t x = 0; x < img.width; x++) {
 			uint32_t i = (y / PALETTE_SWATCH) * cols +
@@ -440,9 +564,9 @@ int palette_png(const struct palette *pal, const struct png_text_entry *text,
 	}
 	struct png_job job = {
 		&img, colours <= 16 ? 4 : 8, (const uint8_t (*)[4])rgba,
-		colours, text, text_count, NULL, PNG_ZLIB_LEVEL
+		colours, text, text_count, NULL, level
 	};
-	rc = write_png(&job, png, png_len, why);
+	rc = write_any(&job, png, png_len, why);
 	free(img.index);
 	free(rgba);
 	return rc;

@@ -103,6 +103,7 @@ struct fs {
 	struct node *root;
 	struct cache *cache;
 	size_t max_member;              /* largest inflated member accepted */
+	int png_level;                  /* zlib level of made PNGs; 0 stores */
 	uid_t uid;
 	gid_t gid;
 	_Atomic uint64_t next_ino;

@@ -34,7 +34,7 @@ static inline float rd_f32le(const uint8_t *p)
 	return f;
 }
 
-/* The writers, for the headers ccsfs makes (WAV, GLB). */
+/* The writers, for the headers ccsfs makes (WAV, GLB, PNG). */
 static inline void wr_u16le(uint8_t *p, uint16_t v)
 {
 	p[0] = (uint8_t)v;
@@ -47,6 +47,15 @@ static inline void wr_u32le(uint8_t *p, uint32_t v)
 	p[1] = (uint8_t)(v >> 8);
 	p[2] = (uint8_t)(v >> 16);
 	p[3] = (uint8_t)(v >> 24);
+}
+
+/* PNG's numbers are big-endian. */
+static inline void wr_u32be(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 24);
+	p[1] = (uint8_t)(v >> 16);
+	p[2] = (uint8_t)(v >> 8);
+	p[3] = (uint8_t)v;
 }
 
 static inline void wr_f32le(uint8_t *p, float f)

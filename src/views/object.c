@@ -67,11 +67,20 @@ static int produce_chunk_text(struct fs *fs, struct node *n, uint8_t **data,
 			   data, len);
 }
 
-static void source_text(struct member *m, uint32_t object, char *buf,
-			size_t n)
+/* What a made PNG says of itself: where it comes from, and what made it. */
+#define PNG_TEXT_ENTRIES 2
+struct png_text {
+	char source[512];
+	struct png_text_entry entry[PNG_TEXT_ENTRIES];
+};
+
+static void png_text_of(struct png_text *t, struct member *m,
+			uint32_t object)
 {
-	snprintf(buf, n, "%s %s %s", member_archive(m), member_name(m),
-		 member_object_name(m, object));
+	snprintf(t->source, sizeof t->source, "%s %s %s", member_archive(m),
+		 member_name(m), member_object_name(m, object));
+	t->entry[0] = (struct png_text_entry){ "Source", t->source };
+	t->entry[1] = (struct png_text_entry){ "Software", PACKAGE_STRING };
 }
 
 static int produce_texture_png(struct fs *fs, struct node *n, uint8_t **data,
@@ -89,12 +98,11 @@ static int produce_texture_png(struct fs *fs, struct node *n, uint8_t **data,
 			     ARG_LEVEL(n->u.made.arg), true, &job);
 	cache_put(fs->cache, &ref);
 	if (rc == 0) {
-		char source[512];
-		source_text(m, s->chunks[chunk].object, source, sizeof source);
-		struct png_text_entry text[] = { { "Source", source },
-						 { "Software", PACKAGE_STRING } };
-		rc = texture_png(&job.img, job.tex.psm, &job.pal, text, 2, data,
-				 len, job.why);
+		struct png_text text;
+		png_text_of(&text, m, s->chunks[chunk].object);
+		rc = texture_png_level(&job.img, job.tex.psm, &job.pal,
+				       text.entry, PNG_TEXT_ENTRIES,
+				       fs->png_level, data, len, job.why);
 	}
 	indexed_image_free(&job.img);
 	return rc;
@@ -116,12 +124,11 @@ static int produce_palette_png(struct fs *fs, struct node *n, uint8_t **data,
 	rc = clut_parse(p, plen, member_scene(m)->version, &clut, why);
 	if (rc == 0) {
 		palette_from_clut(&clut, &pal);
-		char source[512];
-		source_text(m, member_scene(m)->chunks[n->u.made.arg].object,
-			    source, sizeof source);
-		struct png_text_entry text[] = { { "Source", source },
-						 { "Software", PACKAGE_STRING } };
-		rc = palette_png(&pal, text, 2, data, len, why);
+		struct png_text text;
+		png_text_of(&text, m,
+			    member_scene(m)->chunks[n->u.made.arg].object);
+		rc = palette_png_level(&pal, text.entry, PNG_TEXT_ENTRIES,
+				       fs->png_level, data, len, why);
 	}
 	cache_put(fs->cache, &ref);
 	return rc;
@@ -308,6 +315,23 @@ static void note_error(struct strbuf *errs, struct member *m,
 		  member_name(m), member_object_name(m, object), file, why);
 }
 
+/* A stored PNG's size follows from its shape: a listing gives it without
+ * making the file. */
+static void size_texture_png(struct node *n, const struct object_build *ob,
+			     uint32_t chunk, const struct texture_job *job,
+			     unsigned level)
+{
+	const struct ccsf_scene *s = member_scene(ob->m);
+	struct png_text text;
+	png_text_of(&text, ob->m, s->chunks[chunk].object);
+	size_t size;
+	if (texture_png_size(job->tex.level[level].width,
+			     job->tex.level[level].height, job->tex.psm,
+			     &job->pal, text.entry, PNG_TEXT_ENTRIES,
+			     &size) == 0)
+		atomic_store(&n->size, size);
+}
+
 /* texture.png and texture-mipN.png, checked now so error.txt can say at
  * once what will fail. */
 static void add_texture_pngs(struct dir_builder *b,
@@ -329,8 +353,10 @@ static void add_texture_pngs(struct dir_builder *b,
 			snprintf(name, sizeof name, "texture.png");
 		else
 			snprintf(name, sizeof name, "texture-mip%u.png", level);
-		dir_add_made(b, name, t, produce_texture_png, ob->m,
-			     ARG(chunk, level));
+		struct node *n = dir_add_made(b, name, t, produce_texture_png,
+					      ob->m, ARG(chunk, level));
+		if (rc == 0 && n && b->fs->png_level == 0)
+			size_texture_png(n, ob, chunk, &job, level);
 		if (rc < 0)
 			note_error(errs, ob->m, ob->object, name,
 				   job.why[0] ? job.why : strerror(-rc));
@@ -343,13 +369,23 @@ static void add_palette_png(struct dir_builder *b,
 {
 	const struct ccsf_scene *s = member_scene(ob->m);
 	const struct ccsf_chunk *c = &s->chunks[chunk];
-	dir_add_made(b, "palette.png", member_mtime(ob->m), produce_palette_png,
-		     ob->m, chunk);
+	struct node *n = dir_add_made(b, "palette.png", member_mtime(ob->m),
+				      produce_palette_png, ob->m, chunk);
 	struct clut clut;
 	char why[TEXTURE_WHY] = "";
 	int rc = (uint64_t)c->offset + c->length > ob->len ? -EIO :
 		 clut_parse(ob->data + c->offset, c->length, s->version, &clut,
 			    why);
+	if (rc == 0 && n && b->fs->png_level == 0) {
+		struct palette pal;
+		palette_from_clut(&clut, &pal);
+		struct png_text text;
+		png_text_of(&text, ob->m, c->object);
+		size_t size;
+		if (palette_png_size(&pal, text.entry, PNG_TEXT_ENTRIES,
+				     &size) == 0)
+			atomic_store(&n->size, size);
+	}
 	if (rc < 0)
 		note_error(errs, ob->m, ob->object, "palette.png",
 			   why[0] ? why : strerror(-rc));

@@ -72,4 +72,40 @@ check "the PNG says where it came from" sh -c \
 	"grep -a -q 'xasc00 TEX_xasc00' '$mnt/DATA/DATA.BIN/xasc00/TEX_xasc00/texture.png'"
 check "unmounts cleanly" unmount "$mnt"
 
+# Stored PNGs are sized by the listing: on a fresh mount, the sizes stat
+# gives before any PNG is read add up to the bytes read afterwards.
+check "mounts again" mount_ccsfs "$disc" "$mnt"
+listed=$(xargs stat -c %s <"$work/pngs" | awk '{ s += $1 } END { print s }')
+read_bytes=$(xargs cat <"$work/pngs" | wc -c)
+check_eq "sizes listed before any PNG is made are the bytes made" \
+	"$listed" "$read_bytes"
+check "unmounts" unmount "$mnt"
+
+# -o png_level=1: compressed PNGs of the same pixels and palettes.
+lvl=$work/level1
+check "mounts with -o png_level=1" mount_ccsfs "$disc" "$lvl" -o png_level=1
+check "mounts again, stored" mount_ccsfs "$disc" "$mnt"
+check "pngcheck accepts every compressed PNG" sh -c \
+	"sed 's|^$mnt|$lvl|' '$work/pngs' | xargs pngcheck -q"
+check "compressed PNGs show the stored ones' pixels, in fewer bytes" \
+	"$PY" - "$work/pngs" "$mnt" "$lvl" <<'PY'
+import sys
+from PIL import Image
+paths, stored, packed = sys.argv[1:4]
+total = [0, 0]
+for path in open(paths).read().split('\n'):
+    if not path:
+        continue
+    a, b = Image.open(path), Image.open(path.replace(stored, packed, 1))
+    if (a.size, a.getpalette(), a.tobytes()) != \
+       (b.size, b.getpalette(), b.tobytes()):
+        sys.exit(path + ': differs at png_level=1')
+    total[0] += len(open(path, 'rb').read())
+    total[1] += len(open(path.replace(stored, packed, 1), 'rb').read())
+sys.exit(0 if total[1] < total[0] else 'png_level=1 is not smaller')
+PY
+check "unmounts the compressed one" unmount "$lvl"
+check "unmounts the stored one" unmount "$mnt"
+check_fails "-o png_level=10 is refused" "$CCSFS" -o png_level=10 "$disc" "$lvl"
+
 done_testing

@@ -21,6 +21,9 @@
 /* ---- helpers ----------------------------------------------------------- */
 
 /* A copy in a buffer of exactly n bytes, so ASan sees any overread. */
+/* The zlib level the PNG tests write at (see the setups at the end). */
+static int test_level;
+
 static uint8_t *exact_copy(const uint8_t *p, size_t n)
 {
 	uint8_t *q = malloc(n ? n : 1);
@@ -203,8 +206,8 @@ static void check_level(const struct trip *k, const struct ccsw_texture *td,
 	};
 	uint8_t *png;
 	size_t png_len;
-	assert_int_equal(texture_png(&img, k->psm, pal, text, 1, &png,
-				     &png_len, why), 0);
+	assert_int_equal(texture_png_level(&img, k->psm, pal, text, 1,
+					   test_level, &png, &png_len, why), 0);
 	indexed_image_free(&img);
 	assert_indexed_ihdr(png, png_len, w, h, k->psm == 0x14 ? 4 : 8);
 
@@ -325,8 +328,8 @@ static void trns_trims_opaque_tail(void **state)
 
 	uint8_t *png;
 	size_t len, n = 0;
-	assert_int_equal(texture_png(&img, 0x14, &pal, NULL, 0, &png, &len,
-				     why), 0);
+	assert_int_equal(texture_png_level(&img, 0x14, &pal, NULL, 0,
+					   test_level, &png, &len, why), 0);
 	const uint8_t *trns = find_png_chunk(png, len, "tRNS", &n);
 	assert_non_null(trns);
 	assert_int_equal(n, 10);
@@ -340,8 +343,8 @@ static void trns_trims_opaque_tail(void **state)
 
 	for (uint32_t i = 0; i < 16; i++)
 		pal.rgba[i][3] = 255;
-	assert_int_equal(texture_png(&img, 0x14, &pal, NULL, 0, &png, &len,
-				     why), 0);
+	assert_int_equal(texture_png_level(&img, 0x14, &pal, NULL, 0,
+					   test_level, &png, &len, why), 0);
 	assert_null(find_png_chunk(png, len, "tRNS", &n));
 	free(png);
 	indexed_image_free(&img);
@@ -362,8 +365,8 @@ static void utf8_text_goes_to_itxt(void **state)
 	uint8_t *png;
 	size_t len, n = 0;
 	char why[TEXTURE_WHY];
-	assert_int_equal(texture_png(&img, 0x13, &pal, text, 1, &png, &len,
-				     why), 0);
+	assert_int_equal(texture_png_level(&img, 0x13, &pal, text, 1,
+					   test_level, &png, &len, why), 0);
 	assert_null(find_png_chunk(png, len, "tEXt", &n));
 	const uint8_t *itxt = find_png_chunk(png, len, "iTXt", &n);
 	assert_non_null(itxt);
@@ -390,7 +393,8 @@ static void check_swatches(uint32_t count, uint32_t cols, int depth)
 	};
 	uint8_t *png;
 	size_t len;
-	assert_int_equal(palette_png(&pal, text, 1, &png, &len, why), 0);
+	assert_int_equal(palette_png_level(&pal, text, 1, test_level, &png,
+					   &len, why), 0);
 	uint32_t rows = (count + cols - 1) / cols;
 	assert_indexed_ihdr(png, len, cols * 8, rows * 8, depth);
 	uint32_t w, h;
@@ -667,8 +671,9 @@ static void every_truncation_fails(void **state)
 }
 
 /* A key libpng refuses (all spaces: nothing left once they are squeezed)
- * fails inside libpng: its longjmp comes back as
- * -EIO with libpng's words, and (under ASan) nothing leaks. */
+ * fails inside libpng when it compresses: its longjmp comes back as
+ * -EIO with libpng's words, and (under ASan) nothing leaks.  The stored
+ * writer, which writes keys as they are, refuses it first. */
 static void libpng_error_is_caught(void **state)
 {
 	(void)state;
@@ -681,12 +686,21 @@ static void libpng_error_is_caught(void **state)
 	uint8_t *png;
 	size_t len;
 	char why[TEXTURE_WHY] = "";
-	assert_int_equal(texture_png(&img, 0x14, &pal, text, 2, &png, &len,
-				     why), -EIO);
+	assert_int_equal(texture_png_level(&img, 0x14, &pal, text, 2, 1, &png,
+					   &len, why), -EIO);
 	assert_null(png);
 	assert_reason(why, "libpng");
-	assert_int_equal(palette_png(&pal, text, 2, &png, &len, why), -EIO);
+	assert_int_equal(palette_png_level(&pal, text, 2, 1, &png, &len, why),
+			 -EIO);
 	assert_null(png);
+	assert_int_equal(texture_png(&img, 0x14, &pal, text, 2, &png, &len,
+				     why), -EINVAL);
+	assert_null(png);
+	assert_reason(why, "doubled space");
+	size_t size;
+	assert_int_equal(texture_png_size(2, 2, 0x14, &pal, text, 2, &size),
+			 -EINVAL);
+	assert_int_equal(palette_png(&pal, text, 2, &png, &len, why), -EINVAL);
 
 	static const struct png_text_entry empty_key[] = { { "", "x" } };
 	assert_int_equal(texture_png(&img, 0x14, &pal, empty_key, 1, &png,
@@ -694,11 +708,81 @@ static void libpng_error_is_caught(void **state)
 	assert_reason(why, "text entry 0");
 }
 
-/* Every test that writes a PNG runs twice: image data compressed by
- * libdeflate (when built with it) and by libpng's zlib. */
+/* ---- sizes known before the file is made --------------------------------- */
+
+/* A stored PNG is as big as texture_png_size says, for every shape: odd
+ * 4-bit widths, one row, a 1024 x 1024 image of 16 stored blocks, tRNS
+ * or none, tEXt and iTXt; and libpng reads back every pixel. */
+static void stored_size_is_known_before(void **state)
+{
+	(void)state;
+	static const uint32_t sides[][2] = {
+		{ 1, 1 }, { 3, 1 }, { 7, 5 }, { 16, 16 }, { 255, 3 },
+		{ 256, 256 }, { 1024, 1024 }, { 1, 1024 },
+	};
+	static const uint32_t counts[] = { 1, 2, 16, 200, 256 };
+	static const struct png_text_entry text[] = {
+		{ "Source", "DATA/DATA.BIN town TEX_\xe7\x94\xba" },
+		{ "Software", "ccsfs" },
+	};
+	char why[TEXTURE_WHY];
+	for (size_t i = 0; i < sizeof sides / sizeof *sides; i++)
+	for (int psm = 0x13; psm <= 0x14; psm++)
+	for (size_t c = 0; c < sizeof counts / sizeof *counts; c++) {
+		uint32_t w = sides[i][0], h = sides[i][1];
+		struct palette pal = { .count = counts[c] };
+		for (uint32_t k = 0; k < pal.count; k++) {
+			memset(pal.rgba[k], (int)k, 3);
+			pal.rgba[k][3] = k == 1 && c % 2 ? 0x40 : 0xff;
+		}
+		uint32_t reach = psm == 0x14 && pal.count > 16 ? 16 : pal.count;
+		struct indexed_image img = { w, h, malloc((size_t)w * h) };
+		assert_non_null(img.index);
+		for (size_t p = 0; p < (size_t)w * h; p++)
+			img.index[p] = (uint8_t)((p * 7 + p / w) % reach);
+		size_t want, len;
+		assert_int_equal(texture_png_size(w, h, (uint8_t)psm, &pal,
+						  text, c % 3, &want), 0);
+		uint8_t *png;
+		assert_int_equal(texture_png(&img, (uint8_t)psm, &pal, text,
+					     c % 3, &png, &len, why), 0);
+		assert_int_equal(len, want);
+		uint32_t rw, rh;
+		uint8_t *rgba = png_to_rgba(png, len, &rw, &rh);
+		assert_int_equal(rw, w);
+		assert_int_equal(rh, h);
+		for (size_t p = 0; p < (size_t)w * h; p += 1 + p / 3)
+			assert_int_equal(rgba[4 * p], img.index[p]);
+		free(rgba);
+		free(png);
+		indexed_image_free(&img);
+	}
+	for (uint32_t n = 1; n <= 256; n++) {
+		struct palette pal = { .count = n };
+		memset(pal.rgba, 0xff, sizeof pal.rgba);
+		size_t want, len;
+		uint8_t *png;
+		assert_int_equal(palette_png_size(&pal, text, 2, &want), 0);
+		assert_int_equal(palette_png(&pal, text, 2, &png, &len, why), 0);
+		assert_int_equal(len, want);
+		free(png);
+	}
+}
+
+/* Every test that writes a PNG runs three times: image data stored (the
+ * default), compressed by libdeflate (when built with it) and by
+ * libpng's zlib. */
+static int stored(void **state)
+{
+	(void)state;
+	test_level = 0;
+	return 0;
+}
+
 static int with_libdeflate(void **state)
 {
 	(void)state;
+	test_level = 1;
 	texture_use_libdeflate(true);
 	return 0;
 }
@@ -706,11 +790,13 @@ static int with_libdeflate(void **state)
 static int with_zlib(void **state)
 {
 	(void)state;
+	test_level = 1;
 	texture_use_libdeflate(false);
 	return 0;
 }
 
-#define BOTH(t) cmocka_unit_test_setup(t, with_libdeflate), \
+#define BOTH(t) cmocka_unit_test_setup(t, stored), \
+		cmocka_unit_test_setup(t, with_libdeflate), \
 		cmocka_unit_test_setup(t, with_zlib)
 
 int main(void)
@@ -727,6 +813,7 @@ int main(void)
 		cmocka_unit_test(index_past_palette_names_pixel),
 		cmocka_unit_test(every_truncation_fails),
 		BOTH(libpng_error_is_caught),
+		cmocka_unit_test(stored_size_is_known_before),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
