@@ -84,6 +84,34 @@ static void queue_named(struct fs *fs, struct node *up, size_t from,
 	}
 }
 
+/* How many files after one a listing stats are made ahead of it. */
+#define STAT_AHEAD 2
+
+/* A listing (ls -l, a file manager) stats a folder's files in order, and
+ * each unknown size means making the file: while this thread makes one,
+ * the workers make the next ones, so both cores are busy.  Only a stat
+ * that has to make starts this, so a listing of names (find) makes
+ * nothing. */
+static void stat_ahead(struct fs *fs, struct node *n)
+{
+	struct node *dir = n->parent;
+	size_t i;
+	if (readahead_on_worker() || !dir || !dir_ready(dir) ||
+	    tree_kid_named(dir, n->name, &i) != n)
+		return;
+	unsigned queued = 0;
+	for (size_t j = i + 1; j < dir->u.dir.nkids && queued < STAT_AHEAD;
+	     j++) {
+		struct node *f = dir->u.dir.kids[j];
+		if (f->type != NODE_FILE || f->file_kind != FILE_MADE ||
+		    atomic_load(&f->size) != SIZE_UNKNOWN)
+			continue;
+		queued++;
+		if (!atomic_exchange(&f->u.made.ahead, true))
+			readahead_queue(&fs->readahead, make_ahead, f);
+	}
+}
+
 /* Two folders up from a file: its member's folder. */
 static struct node *member_of(const struct node *file)
 {
@@ -144,6 +172,7 @@ int tree_stat(struct fs *fs, struct node *n, struct stat *st)
 	st->st_nlink = 1;
 	uint64_t size = atomic_load(&n->size);
 	if (size == SIZE_UNKNOWN) {
+		stat_ahead(fs, n);
 		struct cache_ref ref;
 		int rc = tree_made_bytes(fs, n, &ref);
 		if (rc < 0)
