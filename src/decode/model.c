@@ -497,6 +497,7 @@ void model_mesh_free(struct model_mesh *m)
 	free(m->vertices);
 	free(m->faces);
 	free(m->entries);
+	free(m->posed_normal);
 	sb_free(&m->notes);
 	memset(m, 0, sizeof *m);
 }

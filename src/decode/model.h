@@ -98,6 +98,9 @@ struct model_mesh {
 	/* The Anime chunk that posed the bone and skin vertices into the
 	 * world (model_pose.h), or NULL while they are in node space. */
 	const char *posed_by;
+	/* Their normals turned the same way, unit length, one per vertex
+	 * (NULL while unposed; rigid and shadow vertices' stay unused). */
+	float (*posed_normal)[3];
 	/* Why the mmats from mmat_count on were left out; "" if none were. */
 	char stop[160];
 };

@@ -55,7 +55,9 @@ static void put_vt(struct strbuf *sb, const struct model_vertex *v)
 	obj_line_done(sb, s, o);
 }
 
-static void put_vn(struct strbuf *sb, const struct model_vertex *v)
+/* As stored (s8 / 64), or turned with the pose when posed (given). */
+static void put_vn(struct strbuf *sb, const struct model_vertex *v,
+		   const float *posed)
 {
 	char *s = obj_line_start(sb);
 	if (!s)
@@ -65,7 +67,8 @@ static void put_vn(struct strbuf *sb, const struct model_vertex *v)
 	*o++ = 'n';
 	for (int i = 0; i < 3; i++) {
 		*o++ = ' ';
-		o = obj_put_dyadic(o, v->normal[i], 6);     /* / 64 */
+		o = posed ? obj_put_float7(o, posed[i])
+			  : obj_put_dyadic(o, v->normal[i], 6);   /* / 64 */
 	}
 	obj_line_done(sb, s, o);
 }
@@ -178,8 +181,11 @@ static void put_mmat(struct writer *w, const struct model_mmat *mm,
 		put_v(w->obj, &v[i], mm->has_colour);
 	for (uint32_t i = 0; mm->has_st && i < mm->vertex_count; i++)
 		put_vt(w->obj, &v[i]);
+	bool turned = w->m->posed_normal &&
+		      (mm->layout == MODEL_BONE || mm->layout == MODEL_SKIN);
 	for (uint32_t i = 0; mm->has_normal && i < mm->vertex_count; i++)
-		put_vn(w->obj, &v[i]);
+		put_vn(w->obj, &v[i], turned ? w->m->posed_normal[
+			mm->first_vertex + i] : NULL);
 	uint32_t vt_base = w->vt_count, vn_base = w->vn_count;
 	w->vt_count += mm->has_st ? mm->vertex_count : 0;
 	w->vn_count += mm->has_normal ? mm->vertex_count : 0;
@@ -208,7 +214,7 @@ static void put_obj_head(struct writer *w)
 		  " mmats, vertexScale %s\nmtllib model.mtl\n", m->object,
 		  m->mtype, m->mmats_declared, scale + 1);
 	if (ccsf_mmat_kind_of(m->mtype, 0) == CCSF_MMAT_BONE && m->posed_by) {
-		sb_puts(w->obj, "# bone and skin vertices are posed in world "
+		sb_puts(w->obj, "# bone and skin vertices and normals are posed in world "
 			"space at frame 0 of ");
 		obj_put_name(w->obj, m->posed_by);
 		sb_puts(w->obj, ": group <mmat>_nodeN holds the faces of node "

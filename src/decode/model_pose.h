@@ -20,9 +20,15 @@ void model_pose_vertex(const struct model_mesh *m,
 		       const struct model_vertex *v, const struct pose *p,
 		       const struct pose_clump *c, double out[3], bool *agree);
 
+/* Vertex v's normal turned by its clump slot's world matrix, unit
+ * length ((0, 0, 1) for a zero normal). */
+void model_pose_normal(const struct model_vertex *v, const struct pose *p,
+		       const struct pose_clump *c, double out[3]);
+
 /* Moves every bone and skin vertex of the mesh into the world, posed by
- * the clump; rigid and shadow vertices stay as they are. */
-void model_pose(struct model_mesh *m, const struct pose *p,
-		const struct pose_clump *c);
+ * the clump, and fills m->posed_normal; rigid and shadow vertices stay
+ * as they are.  0 or -ENOMEM. */
+int model_pose(struct model_mesh *m, const struct pose *p,
+	       const struct pose_clump *c);
 
 #endif

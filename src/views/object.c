@@ -196,7 +196,7 @@ static int posed_model_obj(struct member *m, const uint8_t *data, size_t len,
 		uint32_t owner = pose_owner_of(&pose, mesh.object);
 		const struct pose_clump *c = pose_clump_of(&pose, owner);
 		if (c && c->anime != POSE_NONE) {
-			model_pose(&mesh, &pose, c);
+			rc = model_pose(&mesh, &pose, c);
 			const char *by = member_object_name(m,
 					s->chunks[c->anime].object);
 			mesh.posed_by = by ? by : "an Anime chunk";

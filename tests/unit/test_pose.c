@@ -249,6 +249,29 @@ static void skin_vertex_weights(void **state)
 	free_scene(&f);
 }
 
+/* A posed normal turns with its vertex's node (the arm, about 90 degrees
+ * about Z) and comes out unit length; a zero normal points up. */
+static void posed_normal_turns_with_its_node(void **state)
+{
+	(void)state;
+	struct scene_fixture f;
+	make_scene(&f, false);
+	struct pose p;
+	assert_int_equal(pose_build(&f.s, f.file, f.len, &p), 0);
+	const struct pose_clump *c = &p.clumps[0];
+	struct model_vertex v = { .normal = { 64, 0, 0 }, .node = 1 };
+	double n[3];
+	model_pose_normal(&v, &p, c, n);
+	NEAR(n[0], cos(16383 * 2 * M_PI / 65536));
+	NEAR(n[1], sin(16383 * 2 * M_PI / 65536));
+	NEAR(n[2], 0);
+	struct model_vertex zero = { .node = 1 };
+	model_pose_normal(&zero, &p, c, n);
+	NEAR(n[0], 0); NEAR(n[1], 0); NEAR(n[2], 1);
+	pose_free(&p);
+	free_scene(&f);
+}
+
 /* ---- the container ---- */
 
 static void glb_container_is_aligned_and_exact(void **state)
@@ -326,6 +349,7 @@ int main(void)
 		cmocka_unit_test(pose_places_nodes_at_frame_0),
 		cmocka_unit_test(parent_loop_is_cut),
 		cmocka_unit_test(skin_vertex_weights),
+		cmocka_unit_test(posed_normal_turns_with_its_node),
 		cmocka_unit_test(glb_container_is_aligned_and_exact),
 		cmocka_unit_test(scene_glb_has_nodes_and_animation),
 	};
