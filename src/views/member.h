@@ -19,12 +19,14 @@
 #include "util/strbuf.h"
 
 struct member;
+struct game_index;
 
 /* Adds the directory of an archive that is the host file `path` (fd -1:
- * opened on first use) or a blob of an open image. */
+ * opened on first use) or a blob of an open image.  gi: the source's
+ * executable, whose index gives DATA/DATA.BIN's members (or NULL). */
 struct node *archive_dir_add(struct dir_builder *b, const char *name,
 			     time_t mtime, const char *path,
-			     const struct blob *blob);
+			     const struct blob *blob, struct game_index *gi);
 
 /* The root of a mount whose source is a single archive. */
 struct node *archive_dir_root(struct fs *fs, time_t mtime, const char *path);
