@@ -239,6 +239,11 @@ static int populate_archive(struct fs *fs, struct node *dir)
 	return dir_publish(&b);
 }
 
+bool archive_dir_is(const struct node *dir)
+{
+	return dir->type == NODE_DIR && dir->u.dir.populate == populate_archive;
+}
+
 /* At unmount: what the archive's members learnt, and its descriptor. */
 static void archive_free(void *ctx)
 {

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,4 +145,103 @@ void archive_dir_check_inflated(struct member *m, int rc,
 	if (!atomic_exchange(&m->table_logged, true))
 		log_error("%s: %s: the game's index disagrees once inflated: %s",
 			  m->ar->label, m->name, what);
+}
+
+/* ---- the table against a full scan (ccsfs-check) ---- */
+
+struct compare {
+	struct archive_dir *ar;
+	table_report_fn report;
+	void *ctx;
+};
+
+static void say(const struct compare *c, const char *member,
+		const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void say(const struct compare *c, const char *member,
+		const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	c->report(c->ctx, member, msg);
+}
+
+/* What the table and inflation say of one member the tree lists. */
+static void compare_member(const struct compare *c, struct fs *fs,
+			   struct member *m, bool scanned)
+{
+	const struct fdtbl *t = c->ar->table;
+	if (m->e->record < 0) {
+		say(c, m->name, "the game's index: no record names this "
+		    "member (found by the scan only)");
+		return;
+	}
+	const struct fdtbl_entry *r = &t->entries[m->e->record];
+	if (!scanned)
+		say(c, m->name, "the game's index: record %s lands at %" PRIu64
+		    ", where the scan finds no member", r->name, m->e->offset);
+	if (m->e->table)
+		say(c, m->name, "the game's index: record %s: %s", r->name,
+		    m->table_status);
+	pthread_mutex_lock(&fs->lock);
+	bool known = m->known;
+	int rc = m->inflate_rc;
+	struct gzip_result gz = m->gz;
+	pthread_mutex_unlock(&fs->lock);
+	char what[INDEX_STATUS];
+	if (known && rc == 0 && archive_index_inflated(t, m->e, &gz, what,
+							sizeof what))
+		say(c, m->name, "the game's index: record %s, once inflated: "
+		    "%s", r->name, what);
+}
+
+/* Walks the scan's members and the tree's side by side, by offset. */
+static void compare_scan(const struct compare *c, struct fs *fs,
+			 const struct archive_entry *scan, size_t n)
+{
+	struct archive_dir *ar = c->ar;
+	size_t i = 0, j = 0;
+	while (i < n || j < ar->count) {
+		uint64_t a = i < n ? scan[i].offset : UINT64_MAX;
+		uint64_t b = j < ar->count ? ar->entries[j].offset : UINT64_MAX;
+		if (a < b) {
+			say(c, NULL, "the scan finds member %s at %" PRIu64
+			    ", inside what the game's index gives another",
+			    scan[i].header.name, a);
+			i++;
+			continue;
+		}
+		compare_member(c, fs, &ar->members[j], a == b);
+		i += a == b;
+		j++;
+	}
+}
+
+int archive_dir_table_check(struct fs *fs, struct node *dir,
+			    table_report_fn report, void *ctx)
+{
+	if (!archive_dir_is(dir))
+		return 0;
+	struct compare c = { dir->u.dir.ctx, report, ctx };
+	struct archive_dir *ar = c.ar;
+	if (!ar->table || !ar->members)
+		return 0;
+	const struct fdtbl *t = ar->table;
+	for (size_t i = 0; i < ar->nlost; i++) {
+		const struct fdtbl_entry *r = &t->entries[ar->lost[i].record];
+		say(&c, NULL, "the game's index: record %s (%s) at %" PRIu64
+		    " %s", r->name, t->category[r->category], r->offset,
+		    ar->lost[i].why);
+	}
+	struct archive_entry *scan;
+	size_t n;
+	int rc = archive_scan(&ar->blob, &scan, &n);
+	if (rc < 0)
+		return rc;
+	compare_scan(&c, fs, scan, n);
+	free(scan);
+	return 0;
 }
