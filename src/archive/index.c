@@ -90,6 +90,10 @@ static int check_end(struct walk *w, struct archive_entry *e,
 	size_t n = (size_t)(pad_end - end) + 8, got;
 	const uint8_t *p;
 	int rc = span(w, end - 8, n, next + HEADER, &p, &got);
+	if (rc == -EIO) {
+		e->table |= INDEX_UNREAD;
+		return 0;
+	}
 	if (rc < 0)
 		return rc;
 	if (got < 8) {
@@ -115,6 +119,8 @@ static int land(struct walk *w, size_t ri, uint64_t next)
 	size_t got;
 	int rc = span(w, r->offset, HEADER, r->offset + HEADER, &p, &got);
 	struct archive_entry e = { .offset = r->offset, .record = (int32_t)ri };
+	if (rc == -EIO)
+		return lose(w, ri, "cannot be read");
 	if (rc < 0)
 		return rc;
 	if (gzip_parse_header(p, got, &e.header) < 0)
@@ -201,7 +207,7 @@ static int land_all(struct walk *w, const struct ord *ord)
  * when its csize held, else its first sector (the rest is scanned). */
 static uint64_t covered_end(const struct fdtbl *t, const struct archive_entry *e)
 {
-	if (e->table & INDEX_CSIZE)
+	if (e->table & (INDEX_CSIZE | INDEX_UNREAD))
 		return e->offset + SECTOR;
 	uint64_t end = e->offset + t->entries[e->record].csize;
 	return (end / SECTOR + 1) * SECTOR;
@@ -330,6 +336,9 @@ void archive_index_status(const struct fdtbl *t, const struct archive_entry *e,
 		at += (size_t)snprintf(out + at, at < n ? n - at : 0,
 				       "%susize %" PRIu32 " != %" PRIu32,
 				       at ? ", " : "", r->usize, e->tail_isize);
+	if (e->table & INDEX_UNREAD)
+		snprintf(out + at, at < n ? n - at : 0, "%scsize %" PRIu32
+			 ": its end cannot be read", at ? ", " : "", r->csize);
 }
 
 int archive_index_inflated(const struct fdtbl *t, const struct archive_entry *e,
@@ -338,7 +347,8 @@ int archive_index_inflated(const struct fdtbl *t, const struct archive_entry *e,
 	if (e->record < 0)
 		return 0;
 	const struct fdtbl_entry *r = &t->entries[e->record];
-	if (g->compressed != r->csize && !(e->table & INDEX_CSIZE)) {
+	if (g->compressed != r->csize &&
+	    !(e->table & (INDEX_CSIZE | INDEX_UNREAD))) {
 		snprintf(out, n, "csize %" PRIu32 " != %" PRIu64, r->csize,
 			 g->compressed);
 		return 1;

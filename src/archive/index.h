@@ -26,11 +26,13 @@
 #define INDEX_NAME      0x02    /* the record's name is another */
 #define INDEX_CSIZE     0x04    /* the member does not end at csize */
 #define INDEX_USIZE     0x08    /* the ISIZE there is not usize */
+#define INDEX_UNREAD    0x10    /* where it ends cannot be read (EIO) */
 
 #define INDEX_STATUS 128
 
 /* A record that names no member: its offset is past the archive, on
- * another record's, or opens no gzip header. */
+ * another record's, opens no gzip header or cannot be read (a bad
+ * sector: its bytes are then scanned, as the scan reads them). */
 struct index_lost {
 	size_t record;
 	const char *why;

@@ -84,7 +84,7 @@ int archive_dir_table_text(struct fs *fs, struct archive_dir *ar)
 		m->table_status = fs_strdup(fs, status);
 		if (!m->category || !m->table_status)
 			return -ENOMEM;
-		if (m->e->table & (INDEX_NAME | INDEX_CSIZE | INDEX_USIZE))
+		if (m->e->table & ~INDEX_SCAN_ONLY)
 			log_error("%s: %s: the game's index disagrees: %s",
 				  ar->label, m->name, status);
 	}
