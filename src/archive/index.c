@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -308,6 +309,21 @@ void archive_index_free(struct archive_index *x)
 
 /* ---- what the table says ---- */
 
+/* Appends to out[0..n) at *at, never past it. */
+static void add(char *out, size_t n, size_t *at, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void add(char *out, size_t n, size_t *at, const char *fmt, ...)
+{
+	if (*at >= n)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	int w = vsnprintf(out + *at, n - *at, fmt, ap);
+	va_end(ap);
+	*at = w < 0 ? n : *at + (size_t)w;
+}
+
 void archive_index_status(const struct fdtbl *t, const struct archive_entry *e,
 			  char *out, size_t n)
 {
@@ -326,19 +342,16 @@ void archive_index_status(const struct fdtbl *t, const struct archive_entry *e,
 	fdtbl_gzip_name(r, want, sizeof want);
 	size_t at = 0;
 	if (e->table & INDEX_NAME)
-		at += (size_t)snprintf(out + at, at < n ? n - at : 0,
-				       "name %s != %s", want, e->header.name);
+		add(out, n, &at, "name %s != %s", want, e->header.name);
 	if (e->table & INDEX_CSIZE)
-		at += (size_t)snprintf(out + at, at < n ? n - at : 0,
-				       "%scsize %" PRIu32 " != the member's end",
-				       at ? ", " : "", r->csize);
+		add(out, n, &at, "%scsize %" PRIu32 " != the member's end",
+		    at ? ", " : "", r->csize);
 	if (e->table & INDEX_USIZE)
-		at += (size_t)snprintf(out + at, at < n ? n - at : 0,
-				       "%susize %" PRIu32 " != %" PRIu32,
-				       at ? ", " : "", r->usize, e->tail_isize);
+		add(out, n, &at, "%susize %" PRIu32 " != %" PRIu32,
+		    at ? ", " : "", r->usize, e->tail_isize);
 	if (e->table & INDEX_UNREAD)
-		snprintf(out + at, at < n ? n - at : 0, "%scsize %" PRIu32
-			 ": its end cannot be read", at ? ", " : "", r->csize);
+		add(out, n, &at, "%scsize %" PRIu32 ": its end cannot be read",
+		    at ? ", " : "", r->csize);
 }
 
 int archive_index_inflated(const struct fdtbl *t, const struct archive_entry *e,
