@@ -31,6 +31,9 @@ static int push_entry(struct archive_entry **v, size_t *n, size_t *cap,
 	(*v)[*n].offset = offset;
 	(*v)[*n].extent = 0;
 	(*v)[*n].header = *h;
+	(*v)[*n].record = -1;
+	(*v)[*n].table = 0;
+	(*v)[*n].tail_isize = 0;
 	(*n)++;
 	return 0;
 }

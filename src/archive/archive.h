@@ -23,6 +23,12 @@ struct archive_entry {
 	uint64_t offset;                /* of the gzip header */
 	uint64_t extent;                /* bytes up to the next member */
 	struct gzip_header header;
+	/* From the game's index (archive/index.h): the table entry that
+	 * names the member, or -1; what disagrees with it (INDEX_*); the
+	 * ISIZE where the record says the member ends. */
+	int32_t record;
+	uint8_t table;
+	uint32_t tail_isize;
 };
 
 /* True when the bytes (a file's first sector) open a gzip member as the

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "archive/fdtbl.h"
 #include "io/elf.h"
@@ -146,4 +147,42 @@ void fdtbl_gzip_name(const struct fdtbl_entry *e, char *out, size_t n)
 	}
 	for (char *p = out; *p; p++)
 		*p = (char)tolower((unsigned char)*p);
+}
+
+/* Skips spaces and tabs. */
+static size_t skip_blank(const char *s, size_t i, size_t len)
+{
+	while (i < len && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	return i;
+}
+
+int fdtbl_boot_path(const char *cnf, size_t len, char *out, size_t n)
+{
+	for (size_t line = 0; line < len; ) {
+		size_t eol = line;
+		while (eol < len && cnf[eol] != '\n' && cnf[eol] != '\r')
+			eol++;
+		size_t i = skip_blank(cnf, line, eol);
+		if (eol - i > 5 && strncasecmp(cnf + i, "BOOT2", 5) == 0) {
+			i = skip_blank(cnf, i + 5, eol);
+			if (i < eol && cnf[i] == '=')
+				i = skip_blank(cnf, i + 1, eol);
+			if (eol - i > 7 && strncasecmp(cnf + i, "cdrom0:", 7) == 0)
+				i += 7;
+			while (i < eol && cnf[i] == '\\')
+				i++;
+			size_t end = i;
+			while (end < eol && cnf[end] != ';' && cnf[end] != ' ' &&
+			       cnf[end] != '\t')
+				end++;
+			if (end == i || end - i >= n)
+				return -EINVAL;
+			memcpy(out, cnf + i, end - i);
+			out[end - i] = 0;
+			return 0;
+		}
+		line = eol + 1;
+	}
+	return -ENOENT;
 }

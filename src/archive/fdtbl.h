@@ -45,4 +45,10 @@ void fdtbl_free(struct fdtbl *t);
 /* The gzip member's own name for an entry: lower case, .CCS as .cmp. */
 void fdtbl_gzip_name(const struct fdtbl_entry *e, char *out, size_t n);
 
+/* The executable that SYSTEM.CNF's text names on its BOOT2 line
+ * ("BOOT2 = cdrom0:\\SLUS_202.67;1" gives "SLUS_202.67"; a path inside
+ * folders keeps its backslashes).  0; -ENOENT when no line is BOOT2;
+ * -EINVAL when it names nothing or more than n - 1 bytes. */
+int fdtbl_boot_path(const char *cnf, size_t len, char *out, size_t n);
+
 #endif

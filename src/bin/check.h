@@ -36,6 +36,9 @@ struct check {
 	struct problem *problems;
 	size_t nproblems, capproblems;
 	uint64_t seq;
+	/* The archive folders met, whose index is compared at the end. */
+	struct node **archives;
+	size_t narchives, caparchives;
 	/* Counts, read by the progress line while the walk runs. */
 	_Atomic uint64_t members, objects, textures, models, files, bytes;
 };

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "bin/check.h"
+#include "views/member.h"
 
 #define READ_CHUNK ((size_t)128 << 10)
 #define ERROR_TEXT_MAX ((size_t)64 << 10)
@@ -199,6 +200,52 @@ static bool holds(const struct node *dir, const char *name)
 	return false;
 }
 
+/* Under c->lock. */
+static void remember_archive(struct check *c, struct node *dir)
+{
+	if (c->narchives == c->caparchives) {
+		size_t cap = c->caparchives ? 2 * c->caparchives : 8;
+		struct node **t = realloc(c->archives, cap * sizeof *t);
+		if (!t) {
+			c->failed_alloc = true;
+			return;
+		}
+		c->archives = t;
+		c->caparchives = cap;
+	}
+	c->archives[c->narchives++] = dir;
+}
+
+struct table_ctx {
+	struct check *c;
+	const struct node *dir;
+};
+
+static void table_problem(void *ctx, const char *member, const char *msg)
+{
+	struct table_ctx *t = ctx;
+	char path[4096];
+	check_path(t->dir, path, sizeof path);
+	if (member) {
+		size_t n = strlen(path);
+		snprintf(path + n, sizeof path - n, "/%s", member);
+	}
+	check_problem(t->c, path, msg);
+}
+
+/* After the walk, when every member is inflated: each archive's index
+ * against a full scan. */
+static void check_tables(struct check *c)
+{
+	for (size_t i = 0; i < c->narchives; i++) {
+		struct table_ctx t = { c, c->archives[i] };
+		int rc = archive_dir_table_check(c->fs, c->archives[i],
+						 table_problem, &t);
+		if (rc < 0)
+			table_problem(&t, NULL, strerror(-rc));
+	}
+}
+
 /* A folder's sub-folders go on the stack, last first, so that workers
  * take them in order and stay near each other's members; its files are
  * made here.  Links are not followed (find(1) does not either). */
@@ -218,11 +265,14 @@ static void walk_dir(struct worker *w, struct node *dir, int role)
 		atomic_fetch_add(&c->objects, 1);
 	int kid_role = holds(dir, "%members.txt") ? ROLE_MEMBER : ROLE_PLAIN;
 	pthread_mutex_lock(&c->lock);
+	if (kid_role == ROLE_MEMBER)
+		remember_archive(c, dir);
 	for (uint32_t i = dir->u.dir.nkids; i-- > 0;) {
 		struct node *k = dir->u.dir.kids[i];
 		if (k->type != NODE_DIR)
 			continue;
-		int r = kid_role;
+		/* %categories/ holds links, no members. */
+		int r = k->name[0] == '%' ? ROLE_PLAIN : kid_role;
 		if (role == ROLE_MEMBER && strcmp(k->name, "chunks") != 0)
 			r = ROLE_OBJECT;
 		push(c, k, r);
@@ -307,6 +357,8 @@ int check_run(struct check *c)
 	}
 	int rc = start_workers(c, ws, c->workers);
 	free(ws);
+	if (rc == 0)
+		check_tables(c);
 	return rc < 0 ? rc : c->failed_alloc ? -ENOMEM : 0;
 }
 
@@ -355,6 +407,7 @@ void check_free(struct check *c)
 	}
 	free(c->problems);
 	free(c->todo);
+	free(c->archives);
 	pthread_cond_destroy(&c->more);
 	pthread_mutex_destroy(&c->lock);
 }

@@ -37,3 +37,13 @@ void blob_will_read_all(const struct blob *b)
 	(void)posix_fadvise(b->fd, (off_t)b->base, (off_t)b->size,
 			    POSIX_FADV_SEQUENTIAL);
 }
+
+void blob_will_need(const struct blob *b, uint64_t off, uint64_t n)
+{
+	if (off >= b->size)
+		return;
+	if (n > b->size - off)
+		n = b->size - off;
+	(void)posix_fadvise(b->fd, (off_t)(b->base + off), (off_t)n,
+			    POSIX_FADV_WILLNEED);
+}

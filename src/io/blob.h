@@ -29,4 +29,9 @@ ssize_t blob_read(const struct blob *b, void *buf, size_t n, uint64_t off);
  * queues the whole range).  A hint: failure is ignored. */
 void blob_will_read_all(const struct blob *b);
 
+/* Tells the kernel n bytes at off will be read soon, so that many small
+ * reads far apart (one window a member of the game's index) go to the
+ * disk at once rather than one after another.  A hint, as above. */
+void blob_will_need(const struct blob *b, uint64_t off, uint64_t n);
+
 #endif

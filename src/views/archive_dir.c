@@ -47,7 +47,8 @@ static int verify_member(struct fs *fs, struct member *m)
  * inflate the whole archive.  Reading it does, once, since only inflation
  * tells where a member's deflate data ends, and its CRC. */
 #define LISTING_HEAD \
-	"# member status offset stored compressed inflated crc32 mtime\n"
+	"# member status offset stored compressed inflated crc32 mtime " \
+	"category table\n"
 #define LISTING_FIXED (1 + 6 + 1 + 12 + 1 + 12 + 1 + 12 + 1 + 10 + 1 + 10 + \
 		       1 + 20 + 1)
 
@@ -55,7 +56,9 @@ static uint64_t listing_size(const struct archive_dir *ar)
 {
 	uint64_t n = strlen(LISTING_HEAD);
 	for (size_t i = 0; i < ar->count; i++)
-		n += strlen(ar->members[i].name) + LISTING_FIXED;
+		n += strlen(ar->members[i].name) + LISTING_FIXED + 2 +
+		     strlen(ar->members[i].category) +
+		     strlen(ar->members[i].table_status);
 	return n;
 }
 
@@ -82,9 +85,10 @@ static void print_listing_line(struct strbuf *sb, const struct member *m,
 	time_t t = (time_t)m->e->header.mtime;
 	gmtime_r(&t, &tm);
 	strftime(mtime, sizeof mtime, "%Y-%m-%dT%H:%M:%SZ", &tm);
-	sb_printf(sb, "%s %-6s %12" PRIu64 " %12" PRIu64 " %12s %10s %10s %s\n",
-		  m->name, member_status(rc, gz), m->e->offset, m->e->extent,
-		  compressed, inflated, crc, mtime);
+	sb_printf(sb, "%s %-6s %12" PRIu64 " %12" PRIu64 " %12s %10s %10s %s "
+		  "%s %s\n", m->name, member_status(rc, gz), m->e->offset,
+		  m->e->extent, compressed, inflated, crc, mtime, m->category,
+		  m->table_status);
 }
 
 static int produce_listing(struct fs *fs, struct node *n, uint8_t **data,
@@ -124,28 +128,48 @@ static void member_base_name(const struct archive_entry *e, char *out,
 			 e->offset / ARCHIVE_SECTOR);
 }
 
-/* A name seen before gets ~2, ~3 in archive order. */
+struct named {
+	const char *base;
+	size_t i;
+};
+
+static int by_base(const void *a, const void *b)
+{
+	const struct named *x = a, *y = b;
+	int c = strcmp(x->base, y->base);
+	return c ? c : x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* A name seen before gets ~2, ~3 in archive order: the names sorted,
+ * each repeat numbered by its place among its equals (a thousand
+ * members compared with every one before them was a fifth of a first
+ * ls). */
 static int name_members(struct fs *fs, struct archive_dir *ar)
 {
 	enum { BASE_MAX = GZIP_NAME_MAX * 3 + 32 };
-	char (*base)[BASE_MAX] = malloc((ar->count ? ar->count : 1) * BASE_MAX);
-	if (!base)
-		return -ENOMEM;
-	int rc = 0;
+	size_t n = ar->count ? ar->count : 1;
+	char (*base)[BASE_MAX] = malloc(n * BASE_MAX);
+	struct named *v = malloc(n * sizeof *v);
+	int rc = base && v ? 0 : -ENOMEM;
 	for (size_t i = 0; i < ar->count && rc == 0; i++) {
 		member_base_name(&ar->entries[i], base[i], BASE_MAX);
-		unsigned seen = 1;
-		for (size_t j = 0; j < i; j++)
-			seen += strcmp(base[j], base[i]) == 0;
+		v[i] = (struct named){ base[i], i };
+	}
+	if (rc == 0)
+		qsort(v, ar->count, sizeof *v, by_base);
+	unsigned seen = 0;
+	for (size_t k = 0; k < ar->count && rc == 0; k++) {
+		seen = k && strcmp(v[k - 1].base, v[k].base) == 0 ? seen + 1 : 1;
 		char name[BASE_MAX + 16];
 		if (seen > 1)
-			snprintf(name, sizeof name, "%s~%u", base[i], seen);
+			snprintf(name, sizeof name, "%s~%u", v[k].base, seen);
 		else
-			snprintf(name, sizeof name, "%s", base[i]);
-		ar->members[i].name = fs_strdup(fs, name);
-		if (!ar->members[i].name)
+			snprintf(name, sizeof name, "%s", v[k].base);
+		ar->members[v[k].i].name = fs_strdup(fs, name);
+		if (!ar->members[v[k].i].name)
 			rc = -ENOMEM;
 	}
+	free(v);
 	free(base);
 	return rc;
 }
@@ -202,7 +226,7 @@ static int populate_archive(struct fs *fs, struct node *dir)
 		return -ENOMEM;
 	int rc = open_archive(ar);
 	if (rc == 0)
-		rc = archive_scan(&ar->blob, &ar->entries, &ar->count);
+		rc = archive_dir_entries(ar);
 	if (rc < 0) {
 		log_error("%s: cannot scan the archive: %s", ar->label,
 			  strerror(-rc));
@@ -211,15 +235,19 @@ static int populate_archive(struct fs *fs, struct node *dir)
 	ar->members = calloc(ar->count ? ar->count : 1, sizeof *ar->members);
 	if (!ar->members)
 		return -ENOMEM;
+	for (size_t i = 0; i < ar->count; i++) {
+		ar->members[i].ar = ar;
+		ar->members[i].e = &ar->entries[i];
+	}
 	rc = name_members(fs, ar);
+	if (rc == 0)
+		rc = archive_dir_table_text(fs, ar);
 	if (rc < 0)
 		return rc;
 	struct dir_builder b;
 	dir_builder_init(&b, fs, dir);
 	for (size_t i = 0; i < ar->count; i++) {
 		struct member *m = &ar->members[i];
-		m->ar = ar;
-		m->e = &ar->entries[i];
 		m->dir = dir_add_dir(&b, m->name, m->e->header.mtime,
 				     member_populate, m);
 	}
@@ -227,7 +255,13 @@ static int populate_archive(struct fs *fs, struct node *dir)
 					    produce_listing, ar, 0);
 	if (listing)
 		atomic_store(&listing->size, listing_size(ar));
+	archive_dir_add_categories(&b, ar);
 	return dir_publish(&b);
+}
+
+bool archive_dir_is(const struct node *dir)
+{
+	return dir->type == NODE_DIR && dir->u.dir.populate == populate_archive;
 }
 
 /* At unmount: what the archive's members learnt, and its descriptor. */
@@ -240,12 +274,14 @@ static void archive_free(void *ctx)
 	}
 	free(ar->members);
 	free(ar->entries);
+	free(ar->lost);
 	if (ar->own_fd)
 		close(ar->blob.fd);
 }
 
 static struct archive_dir *archive_new(struct fs *fs, const char *path,
-				       const struct blob *blob)
+				       const struct blob *blob,
+				       struct game_index *gi)
 {
 	struct archive_dir *ar = fs_alloc(fs, sizeof *ar);
 	if (!ar)
@@ -253,6 +289,7 @@ static struct archive_dir *archive_new(struct fs *fs, const char *path,
 	ar->label = fs_strdup(fs, path);
 	ar->path = ar->label;
 	ar->blob.fd = -1;
+	ar->gi = gi;
 	atomic_init(&ar->last_read, SIZE_MAX);
 	if (blob)
 		ar->blob = *blob;
@@ -263,9 +300,9 @@ static struct archive_dir *archive_new(struct fs *fs, const char *path,
 
 struct node *archive_dir_add(struct dir_builder *b, const char *name,
 			     time_t mtime, const char *path,
-			     const struct blob *blob)
+			     const struct blob *blob, struct game_index *gi)
 {
-	struct archive_dir *ar = archive_new(b->fs, path, blob);
+	struct archive_dir *ar = archive_new(b->fs, path, blob, gi);
 	if (!ar) {
 		b->failed = true;
 		return NULL;
@@ -275,7 +312,7 @@ struct node *archive_dir_add(struct dir_builder *b, const char *name,
 
 struct node *archive_dir_root(struct fs *fs, time_t mtime, const char *path)
 {
-	struct archive_dir *ar = archive_new(fs, path, NULL);
+	struct archive_dir *ar = archive_new(fs, path, NULL, NULL);
 	return ar ? node_new_dir(fs, "", mtime, populate_archive, ar) : NULL;
 }
 

@@ -47,6 +47,8 @@ void member_record_outcome(struct fs *fs, struct member *m, int rc,
 	if (first && rc < 0)
 		log_error("%s: member %s at byte %" PRIu64 ": %s", m->ar->label,
 			  m->name, m->e->offset, r->error);
+	if (first)
+		archive_dir_check_inflated(m, rc, r);
 }
 
 static int member_fill(void *ctx, uint8_t **data, size_t *len)

@@ -11,6 +11,7 @@
 #ifndef CCSFS_MEMBER_H
 #define CCSFS_MEMBER_H
 
+#include <stdbool.h>
 #include <time.h>
 
 #include "ccsf/ccsf.h"
@@ -19,12 +20,26 @@
 #include "util/strbuf.h"
 
 struct member;
+struct game_index;
 
 /* Adds the directory of an archive that is the host file `path` (fd -1:
- * opened on first use) or a blob of an open image. */
+ * opened on first use) or a blob of an open image.  gi: the source's
+ * executable, whose index gives DATA/DATA.BIN's members (or NULL). */
 struct node *archive_dir_add(struct dir_builder *b, const char *name,
 			     time_t mtime, const char *path,
-			     const struct blob *blob);
+			     const struct blob *blob, struct game_index *gi);
+
+/* Whether a folder is an archive's. */
+bool archive_dir_is(const struct node *dir);
+
+/* Compares, for an archive folder whose members came from the game's
+ * index, a full scan of the archive and what inflation learnt with the
+ * table, and calls report once per disagreement (member: the member's
+ * folder name, or NULL for the archive).  0 or a negative errno. */
+typedef void (*table_report_fn)(void *ctx, const char *member,
+				const char *msg);
+int archive_dir_table_check(struct fs *fs, struct node *dir,
+			    table_report_fn report, void *ctx);
 
 /* The root of a mount whose source is a single archive. */
 struct node *archive_dir_root(struct fs *fs, time_t mtime, const char *path);

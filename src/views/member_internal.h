@@ -9,6 +9,7 @@
 
 #include "archive/archive.h"
 #include "archive/gzip.h"
+#include "archive/index.h"
 #include "ccsf/ccsf.h"
 #include "decode/cutscene.h"
 #include "views/member.h"
@@ -32,6 +33,12 @@ struct member {
 	const char **object_names;      /* display name per object index */
 	const char **defined_at;        /* '#' objects: the link's target */
 	struct cutscene_audio audio;    /* where audio.wav's blocks are */
+	/* The game's index: the member's category ("-" without one) and
+	 * what the table says of it (archive_index_status), fixed when the
+	 * archive is listed. */
+	const char *category;
+	const char *table_status;
+	atomic_bool table_logged;       /* a disagreement inflation found */
 };
 
 struct archive_dir {
@@ -45,7 +52,22 @@ struct archive_dir {
 	size_t count;
 	struct member *members;
 	_Atomic size_t last_read;       /* the member a reader asked for last */
+	struct game_index *gi;          /* the source's executable, or NULL */
+	const struct fdtbl *table;      /* when the members came from it */
+	struct index_lost *lost;        /* its records that name no member */
+	size_t nlost;
 };
+
+/* The game's index (archive_index.c): the members from the table when
+ * it describes the archive, else from the scan, one log line saying why. */
+int archive_dir_entries(struct archive_dir *ar);
+/* Each member's category and table status; 0 or -ENOMEM. */
+int archive_dir_table_text(struct fs *fs, struct archive_dir *ar);
+/* %categories/, when the members came from the table. */
+void archive_dir_add_categories(struct dir_builder *b, struct archive_dir *ar);
+/* Logs, once, what inflating m found that disagrees with its record. */
+void archive_dir_check_inflated(struct member *m, int rc,
+				const struct gzip_result *gz);
 
 /* Keeps what inflating m gave: rc, and the gzip checks' result. */
 void member_record_outcome(struct fs *fs, struct member *m, int rc,

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -17,6 +18,7 @@
 #include "io/iso.h"
 #include "util/log.h"
 #include "views/dbdir.h"
+#include "views/gameindex.h"
 #include "views/member.h"
 #include "views/source.h"
 
@@ -47,11 +49,29 @@ static int probe_file(const char *path, enum file_kind_found *kind)
 	return rc;
 }
 
+/* A folder of the host: its path, and the source's index. */
+struct host_dir {
+	const char *path;
+	struct game_index *gi;
+};
+
 static int populate_host_dir(struct fs *fs, struct node *dir);
 
-static void add_host_entry(struct dir_builder *b, const char *dirpath,
+static struct host_dir *host_dir_new(struct fs *fs, const char *path,
+				     struct game_index *gi)
+{
+	struct host_dir *d = fs_alloc(fs, sizeof *d);
+	if (!d)
+		return NULL;
+	d->path = fs_strdup(fs, path);
+	d->gi = gi;
+	return d->path ? d : NULL;
+}
+
+static void add_host_entry(struct dir_builder *b, const struct host_dir *hd,
 			   const char *name)
 {
+	const char *dirpath = hd->path;
 	char path[4096];
 	struct stat st;
 	if ((size_t)snprintf(path, sizeof path, "%s/%s", dirpath, name) >=
@@ -62,9 +82,12 @@ static void add_host_entry(struct dir_builder *b, const char *dirpath,
 		return;
 	}
 	if (S_ISDIR(st.st_mode)) {
-		const char *copy = fs_strdup(b->fs, path);
-		dir_add_dir(b, name, st.st_mtime, populate_host_dir,
-			    (void *)copy);
+		struct host_dir *d = host_dir_new(b->fs, path, hd->gi);
+		if (!d) {
+			b->failed = true;
+			return;
+		}
+		dir_add_dir(b, name, st.st_mtime, populate_host_dir, d);
 		return;
 	}
 	if (!S_ISREG(st.st_mode))
@@ -74,7 +97,7 @@ static void add_host_entry(struct dir_builder *b, const char *dirpath,
 	if (rc < 0)
 		log_error("%s: %s", path, strerror(-rc));
 	if (kind == FOUND_ARCHIVE)
-		archive_dir_add(b, name, st.st_mtime, path, NULL);
+		archive_dir_add(b, name, st.st_mtime, path, NULL, hd->gi);
 	else if (kind == FOUND_DBMOD)
 		dbdir_add(b, name, st.st_mtime, path, NULL);
 	else
@@ -84,7 +107,8 @@ static void add_host_entry(struct dir_builder *b, const char *dirpath,
 
 static int populate_host_dir(struct fs *fs, struct node *dir)
 {
-	const char *dirpath = dir->u.dir.ctx;
+	const struct host_dir *hd = dir->u.dir.ctx;
+	const char *dirpath = hd->path;
 	DIR *d = opendir(dirpath);
 	if (!d) {
 		int rc = -errno;
@@ -97,7 +121,7 @@ static int populate_host_dir(struct fs *fs, struct node *dir)
 	while ((e = readdir(d)) != NULL) {
 		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
 			continue;
-		add_host_entry(&b, dirpath, e->d_name);
+		add_host_entry(&b, hd, e->d_name);
 	}
 	closedir(d);
 	return dir_publish(&b);
@@ -109,6 +133,7 @@ struct iso_dir {
 	struct iso_entry entry;
 	const char *path;       /* "IMAGE/DATA": for messages and labels */
 	const struct iso_dir *parent;   /* NULL at the root */
+	struct game_index *gi;
 };
 
 static int populate_iso_dir(struct fs *fs, struct node *dir);
@@ -122,6 +147,7 @@ static struct iso_dir *iso_dir_new(struct fs *fs, struct iso_image *img,
 		return NULL;
 	d->img = img;
 	d->parent = parent;
+	d->gi = parent ? parent->gi : NULL;
 	d->entry = *e;
 	d->path = fs_strdup(fs, path);
 	return d->path ? d : NULL;
@@ -173,7 +199,7 @@ static void add_iso_entry(struct dir_builder *b, const struct iso_dir *parent,
 	struct blob blob = iso_blob(parent->img, e);
 	enum file_kind_found kind = probe_blob(&blob, path);
 	if (kind == FOUND_ARCHIVE)
-		archive_dir_add(b, e->name, e->mtime, path, &blob);
+		archive_dir_add(b, e->name, e->mtime, path, &blob, parent->gi);
 	else if (kind == FOUND_DBMOD)
 		dbdir_add(b, e->name, e->mtime, path, &blob);
 	else
@@ -199,6 +225,112 @@ static int populate_iso_dir(struct fs *fs, struct node *dir)
 		add_iso_entry(&b, d, &l.entries[i]);
 	iso_listing_free(&l);
 	return dir_publish(&b);
+}
+
+/* ---- the executable, for the game's index (gameindex.h) ---- */
+
+/* The next backslash-separated part of path from *at, in part. */
+static bool next_part(const char *path, size_t *at, char *part, size_t n)
+{
+	size_t i = *at, k = 0;
+	while (path[i] == '\\')
+		i++;
+	while (path[i] && path[i] != '\\' && k + 1 < n)
+		part[k++] = path[i++];
+	part[k] = 0;
+	*at = i;
+	return k > 0;
+}
+
+static int read_blob_all(const struct blob *b, size_t max, uint8_t **data,
+			 size_t *len)
+{
+	if (b->size > max)
+		return -EFBIG;
+	*data = malloc(b->size ? (size_t)b->size : 1);
+	if (!*data)
+		return -ENOMEM;
+	ssize_t got = blob_read(b, *data, (size_t)b->size, 0);
+	if (got < 0) {
+		free(*data);
+		return (int)got;
+	}
+	*len = (size_t)got;
+	return 0;
+}
+
+/* A file of the image by its path from the root. */
+static int iso_read_path(void *ctx, const char *path, size_t max,
+			 uint8_t **data, size_t *len)
+{
+	const struct iso_dir *root = ctx;
+	struct iso_entry at = root->entry;
+	char part[ISO_NAME_MAX + 1];
+	size_t i = 0;
+	while (next_part(path, &i, part, sizeof part)) {
+		struct iso_listing l;
+		int rc = iso_list(root->img, &at, &l);
+		if (rc < 0)
+			return rc;
+		size_t k = 0;
+		while (k < l.count && strcasecmp(l.entries[k].name, part) != 0)
+			k++;
+		bool found = k < l.count && (path[i] ? l.entries[k].is_dir
+						     : !l.entries[k].is_dir);
+		if (found)
+			at = l.entries[k];
+		iso_listing_free(&l);
+		if (!found)
+			return -ENOENT;
+	}
+	if (at.is_dir)
+		return -ENOENT;
+	struct blob b = iso_blob(root->img, &at);
+	return read_blob_all(&b, max, data, len);
+}
+
+/* The entry of dir named name without regard to case, into out. */
+static int host_find(const char *dir, const char *name, char *out, size_t n)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return -errno;
+	struct dirent *e;
+	int rc = -ENOENT;
+	while (rc == -ENOENT && (e = readdir(d)) != NULL)
+		if (strcasecmp(e->d_name, name) == 0)
+			rc = (size_t)snprintf(out, n, "%s/%s", dir, e->d_name)
+			     < n ? 0 : -ENAMETOOLONG;
+	closedir(d);
+	return rc;
+}
+
+static int host_read_path(void *ctx, const char *path, size_t max,
+			  uint8_t **data, size_t *len)
+{
+	const struct host_dir *root = ctx;
+	char at[4096], part[256], next[4096];
+	snprintf(at, sizeof at, "%s", root->path);
+	size_t i = 0;
+	while (next_part(path, &i, part, sizeof part)) {
+		int rc = host_find(at, part, next, sizeof next);
+		if (rc < 0)
+			return rc;
+		memcpy(at, next, sizeof at);
+	}
+	int fd = open(at, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		int rc = -errno;
+		if (fd >= 0)
+			close(fd);
+		return rc;
+	}
+	struct blob b = { fd, 0, (uint64_t)st.st_size };
+	int rc = S_ISREG(st.st_mode) ? read_blob_all(&b, max, data, len)
+				     : -ENOENT;
+	close(fd);
+	return rc;
 }
 
 /* Whether a file is a disc image: by its content, never its name. */
@@ -235,6 +367,8 @@ static int open_iso_source(struct fs *fs, const char *path, time_t mtime,
 	char *abs = realpath(path, NULL);
 	struct iso_dir *d = iso_dir_new(fs, img, root, abs ? abs : path, NULL);
 	free(abs);
+	if (d)
+		d->gi = game_index_new(fs, iso_read_path, d);
 	/* A root without a recorded time takes the image's. */
 	fs->root = d ? node_new_dir(fs, "", root->mtime ? root->mtime : mtime,
 				    populate_iso_dir, d)
@@ -265,11 +399,13 @@ int source_open(struct fs *fs, const char *path, char *err, size_t errlen)
 			return rc;
 		}
 		char *abs = realpath(path, NULL);
-		const char *copy = abs ? fs_strdup(fs, abs) : NULL;
+		struct host_dir *d = abs ? host_dir_new(fs, abs, NULL) : NULL;
 		free(abs);
-		fs->root = copy ? node_new_dir(fs, "", st.st_mtime,
-					       populate_host_dir, (void *)copy)
-				: NULL;
+		if (d)
+			d->gi = game_index_new(fs, host_read_path, d);
+		fs->root = d ? node_new_dir(fs, "", st.st_mtime,
+					    populate_host_dir, d)
+			     : NULL;
 		return fs->root ? 0 : -ENOMEM;
 	}
 	if (!S_ISREG(st.st_mode)) {

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* ccsgen - makes synthetic .hack//-style discs, archives and CCSF files.
  *
- *   ccsgen sample DIR [--raw RAWDIR]     a small disc covering every case
+ *   ccsgen sample DIR [--raw RAWDIR] [--exes EXEDIR]
+ *                                        a small disc covering every case
  *   ccsgen broken FILE [--raw RAWDIR]    an archive of broken members
- *   ccsgen full DIR [--members N] [--level L]   the benchmark-sized disc
+ *   ccsgen full DIR [--members N] [--level L] [--exes EXEDIR]
+ *                                        the benchmark-sized disc
  *   ccsgen ccs OUT [--version V]         one CCSF file with every kind
  *   ccsgen dbmod DIR                     DBnnMOD.BIN model databases
  *
@@ -54,15 +56,18 @@ static struct ccsw *full_scene(const char *stem, struct rng *r)
 	return w;
 }
 
-static int cmd_full(const char *dir, unsigned members, int level)
+static int cmd_full(const char *dir, unsigned members, int level,
+		    const char *exes)
 {
 	double t0 = seconds_now();
 	make_disc_dirs(dir);
 	write_plain_files(dir, 1024 * 1024);
 	struct rng r = { 0xf011 };
 	struct archive_out ao;
+	struct exe_index index = { 0 };
 	char *path = xasprintf("%s/DATA/DATA.BIN", dir);
 	archive_open(&ao, path, NULL, level);
+	ao.index = &index;
 	const size_t np = sizeof full_prefixes / sizeof full_prefixes[0];
 	for (unsigned i = 0; i < members; i++) {
 		char stem[24], fname[32];
@@ -75,6 +80,7 @@ static int cmd_full(const char *dir, unsigned members, int level)
 	uint64_t data_size = archive_close(&ao);
 	unsigned data_members = members;
 	free(path);
+	write_exes(dir, exes, &index);
 
 	path = xasprintf("%s/STREAM/STR1.BIN", dir);
 	archive_open(&ao, path, NULL, level);
@@ -166,13 +172,14 @@ static int cmd_ccs(const char *out, uint16_t version)
 static void usage(FILE *to)
 {
 	fputs("usage:\n"
-	      "  ccsgen sample DIR [--raw RAWDIR]\n"
-	      "      a small disc: SYSTEM.CNF, SLUS_202.67, OUTSIDE.BIN,\n"
+	      "  ccsgen sample DIR [--raw RAWDIR] [--exes EXEDIR]\n"
+	      "      a small disc: SYSTEM.CNF, SLUS_202.67 (an ELF with\n"
+	      "      DATA.BIN's index), OUTSIDE.BIN,\n"
 	      "      DATA/DATA.BIN (every kind and version), DATA/SNDDATA.BIN,\n"
 	      "      STREAM/STR1.BIN (a cutscene pair with audio)\n"
 	      "  ccsgen broken FILE [--raw RAWDIR]\n"
 	      "      one archive of broken members; prints what each is\n"
-	      "  ccsgen full DIR [--members N] [--level L]\n"
+	      "  ccsgen full DIR [--members N] [--level L] [--exes EXEDIR]\n"
 	      "      the benchmark disc (default 1000 members, level 1)\n"
 	      "  ccsgen ccs OUT [--version V]\n"
 	      "      one uncompressed CCSF file with every kind (V: 0x100)\n"
@@ -182,7 +189,11 @@ static void usage(FILE *to)
 	      "      (GT faces with colours past the count), DB08MOD.BIN\n"
 	      "      (no magic)\n"
 	      "--raw also writes each member's inflated bytes to\n"
-	      "RAWDIR/<archive>/<member folder name>.ccs\n", to);
+	      "RAWDIR/<archive>/<member folder name>.ccs\n"
+	      "--exes also writes broken copies of SLUS_202.67 to EXEDIR:\n"
+	      "stripped, usize (one record's usize wrong), noend (tables\n"
+	      "without their end), garbage (noise after the ELF magic),\n"
+	      "missing (no record for the member empty)\n", to);
 }
 
 static unsigned long parse_number(const char *s, const char *what,
@@ -203,7 +214,7 @@ int main(int argc, char **argv)
 		return argc == 2 && !strcmp(argv[1], "--help") ? 0 : 2;
 	}
 	const char *cmd = argv[1], *target = argv[2];
-	const char *raw = NULL;
+	const char *raw = NULL, *exes = NULL;
 	unsigned long members = 1000, level = 1, version = 0x100;
 	for (int i = 3; i < argc; i++) {
 		const char *opt = argv[i];
@@ -212,6 +223,8 @@ int main(int argc, char **argv)
 		const char *val = argv[++i];
 		if (!strcmp(opt, "--raw"))
 			raw = val;
+		else if (!strcmp(opt, "--exes"))
+			exes = val;
 		else if (!strcmp(opt, "--members"))
 			members = parse_number(val, "member count", 100000);
 		else if (!strcmp(opt, "--level"))
@@ -222,11 +235,12 @@ int main(int argc, char **argv)
 			die("unknown option %s (see ccsgen --help)", opt);
 	}
 	if (!strcmp(cmd, "sample"))
-		return cmd_sample(target, raw);
+		return cmd_sample(target, raw, exes);
 	if (!strcmp(cmd, "broken"))
 		return cmd_broken(target, raw);
 	if (!strcmp(cmd, "full"))
-		return cmd_full(target, (unsigned)members, (int)level);
+		return cmd_full(target, (unsigned)members, (int)level,
+				exes);
 	if (!strcmp(cmd, "ccs"))
 		return cmd_ccs(target, (uint16_t)version);
 	if (!strcmp(cmd, "dbmod"))

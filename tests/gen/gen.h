@@ -57,8 +57,22 @@ static inline double seconds_now(void)
  * a raw directory, each member's inflated bytes under the name the mounted
  * tree gives its folder: the stem, `~2` for a repeat, `member-<sector>`
  * for an empty name. */
+/* What the executable's index says of each member written (gen_exe.c). */
+struct exe_member {
+	char fname[64];
+	uint64_t offset, length;
+	uint32_t usize;
+};
+struct exe_index {
+	struct exe_member *m;
+	size_t count;
+};
+enum exe_variant { EXE_GOOD, EXE_STRIPPED, EXE_WRONG_USIZE, EXE_NO_END,
+		   EXE_GARBAGE, EXE_MISSING };
+
 struct archive_out {
 	struct gzw *gz;
+	struct exe_index *index;        /* when not NULL, members go here */
 	const char *path;
 	char *rawdir;           /* RAWDIR/<archive name>, or NULL */
 	int level;
@@ -142,9 +156,15 @@ void cutscene_extras(struct ccsw *w, uint32_t frame, uint32_t cam,
 void put_cutscene(struct archive_out *ao, const struct cutscene *c,
 			 struct rng *r);
 void write_plain_files(const char *dir, size_t outside_bytes);
+unsigned exe_category(const char *fname);
+void exe_index_add(struct exe_index *x, const char *fname, uint64_t offset,
+		   uint64_t length, size_t usize);
+void write_exe(const char *path, const struct exe_index *x,
+	       enum exe_variant v);
+void write_exes(const char *dir, const char *vdir, struct exe_index *x);
 void make_disc_dirs(const char *dir);
 int cmd_dbmod(const char *dir);
-int cmd_sample(const char *dir, const char *raw);
+int cmd_sample(const char *dir, const char *raw, const char *exes);
 int cmd_broken(const char *file, const char *raw);
 
 #endif

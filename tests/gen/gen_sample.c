@@ -319,25 +319,20 @@ void write_plain_files(const char *dir, size_t outside_bytes)
 	write_file(p, cnf, sizeof cnf - 1);
 	free(p);
 
-	/* An ELF-looking executable: must not look like a gzip member. */
-	enum { EXE = 6144 };
-	uint8_t *exe = calloc(1, EXE);
-	if (!exe)
-		die("out of memory");
-	memcpy(exe, "\x7f" "ELF\x01\x01\x01", 7);
-	struct rng r = { 0x51u };
-	for (size_t i = 64; i < EXE; i++)
-		exe[i] = (uint8_t)rng_next(&r);
-	p = xasprintf("%s/SLUS_202.67", dir);
-	write_file(p, exe, EXE);
-	free(p);
-
+	/* The executable comes after DATA.BIN, whose index it holds
+	 * (write_exes). */
 	/* Sound data: a header that is not gzip, then noise. */
-	memcpy(exe, "IECSsreV", 8);
+	uint8_t *snd = calloc(1, 4096);
+	if (!snd)
+		die("out of memory");
+	struct rng r = { 0x51u };
+	for (size_t i = 64; i < 4096; i++)
+		snd[i] = (uint8_t)rng_next(&r);
+	memcpy(snd, "IECSsreV", 8);
 	p = xasprintf("%s/DATA/SNDDATA.BIN", dir);
-	write_file(p, exe, 4096);
+	write_file(p, snd, 4096);
 	free(p);
-	free(exe);
+	free(snd);
 
 	uint8_t *zeros = calloc(1, outside_bytes);
 	if (!zeros)
@@ -407,7 +402,7 @@ static void sample_dbmod(const char *dir)
 	free(data);
 }
 
-int cmd_sample(const char *dir, const char *raw)
+int cmd_sample(const char *dir, const char *raw, const char *exes)
 {
 	make_disc_dirs(dir);
 	write_plain_files(dir, 64 * 1024);
@@ -415,8 +410,10 @@ int cmd_sample(const char *dir, const char *raw)
 	struct rng r = { 0x5a3d1e };
 	struct archive_out ao;
 
+	struct exe_index index = { 0 };
 	char *path = xasprintf("%s/DATA/DATA.BIN", dir);
 	archive_open(&ao, path, raw, 6);
+	ao.index = &index;
 	sample_xasc00(&ao, rng_mtime(&r));
 	sample_xasc01(&ao, rng_mtime(&r));
 	sample_xasc02(&ao, rng_mtime(&r));
@@ -437,6 +434,7 @@ int cmd_sample(const char *dir, const char *raw)
 	sample_pc000(&ao, 1000000000u);
 	archive_close(&ao);
 	free(path);
+	write_exes(dir, exes, &index);
 
 	path = xasprintf("%s/STREAM/STR1.BIN", dir);
 	archive_open(&ao, path, raw, 6);

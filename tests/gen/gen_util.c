@@ -117,6 +117,8 @@ void archive_put_level(struct archive_out *ao, const char *fname,
 	struct gzw_added at;
 	if (gzw_add(ao->gz, fname, data, len, &o, &at))
 		die("cannot write %s: %s", ao->path, strerror(errno));
+	if (ao->index)
+		exe_index_add(ao->index, fname, at.offset, at.length, len);
 	char *name = raw_name(ao, fname, at.offset);
 	if (ao->rawdir) {
 		char *p = xasprintf("%s/%s.ccs", ao->rawdir, name);

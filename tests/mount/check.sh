@@ -23,8 +23,9 @@ counts() {
 	_m=0; _o=0
 	for _l in $(find "$1" -name '%members.txt'); do
 		_a=$(dirname "$_l")
-		_m=$((_m + $(find "$_a" -mindepth 1 -maxdepth 1 -type d | wc -l)))
-		_o=$((_o + $(find "$_a" -mindepth 2 -maxdepth 2 -type d ! -name chunks | wc -l)))
+		# %categories/ (the game's index) holds links, not members.
+		_m=$((_m + $(find "$_a" -mindepth 1 -maxdepth 1 -type d ! -name '%*' | wc -l)))
+		_o=$((_o + $(find "$_a" -mindepth 2 -maxdepth 2 -type d ! -name chunks ! -path "$_a/%*" | wc -l)))
 	done
 	_t=$(find "$1" -type f -name '*.png' | wc -l)
 	_d=$(find "$1" -type f -name '*.obj' | wc -l)

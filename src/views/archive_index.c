@@ -1,0 +1,247 @@
+/* SPDX-License-Identifier: MIT */
+/* archive_index.c - an archive folder's members from the game's index:
+ * which to use, the table's words on each member, %categories/, and the
+ * comparison of the table with a full scan (ccsfs-check). */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "archive/archive.h"
+#include "archive/index.h"
+#include "util/log.h"
+#include "util/names.h"
+#include "views/gameindex.h"
+#include "views/member_internal.h"
+
+#define CATEGORIES "%categories"
+
+/* The members from the table: its disagreeing records logged once each. */
+static int from_table(struct archive_dir *ar, const struct fdtbl *t,
+		      const char *exe)
+{
+	struct archive_index x;
+	char why[FDTBL_WHY] = "";
+	int rc = archive_index_build(&ar->blob, t, &x, why, sizeof why);
+	if (rc < 0) {
+		if (rc == -EINVAL)
+			log_info("%s: members found by the scan; the game's "
+				 "index in %s is not used: %s", ar->label, exe,
+				 why);
+		return rc;
+	}
+	ar->entries = x.entries;
+	ar->count = x.count;
+	ar->lost = x.lost;
+	ar->nlost = x.nlost;
+	ar->table = t;
+	for (size_t i = 0; i < x.nlost; i++)
+		log_error("%s: %s's record %s (%s) at %" PRIu64 " %s", ar->label,
+			  exe, t->entries[x.lost[i].record].name,
+			  t->category[t->entries[x.lost[i].record].category],
+			  t->entries[x.lost[i].record].offset, x.lost[i].why);
+	return 0;
+}
+
+int archive_dir_entries(struct archive_dir *ar)
+{
+	if (ar->gi && game_index_archive(ar->tree_path)) {
+		char why[GAME_WHY];
+		const struct fdtbl *t = game_index_table(ar->gi, why, sizeof why);
+		if (!t)
+			log_info("%s: members found by the scan; the game's "
+				 "index is not used: %s", ar->label, why);
+		else {
+			int rc = from_table(ar, t, why);
+			if (rc != -EINVAL)
+				return rc;
+		}
+	}
+	return archive_scan(&ar->blob, &ar->entries, &ar->count);
+}
+
+int archive_dir_table_text(struct fs *fs, struct archive_dir *ar)
+{
+	for (size_t i = 0; i < ar->count; i++) {
+		struct member *m = &ar->members[i];
+		char status[INDEX_STATUS * 2];
+		const struct fdtbl *t = ar->table;
+		if (t)
+			archive_index_status(t, m->e, status, sizeof status);
+		else
+			snprintf(status, sizeof status, "-");
+		char cat[FDTBL_NAME * 3 + 1] = "-";
+		if (t && m->e->record >= 0) {
+			const char *c = t->category[t->entries[m->e->record].category];
+			if (!name_escape_ascii((const uint8_t *)c, strlen(c), cat))
+				snprintf(cat, sizeof cat, "-");
+		}
+		m->category = fs_strdup(fs, cat);
+		m->table_status = fs_strdup(fs, status);
+		if (!m->category || !m->table_status)
+			return -ENOMEM;
+		if (m->e->table & ~INDEX_SCAN_ONLY)
+			log_error("%s: %s: the game's index disagrees: %s",
+				  ar->label, m->name, status);
+	}
+	return 0;
+}
+
+/* One category's folder: a link per member, ../../NAME. */
+static int populate_category(struct fs *fs, struct node *dir)
+{
+	struct archive_dir *ar = dir->parent->parent->u.dir.ctx;
+	const char *cat = dir->name;
+	struct dir_builder b;
+	dir_builder_init(&b, fs, dir);
+	for (size_t i = 0; i < ar->count; i++) {
+		const struct member *m = &ar->members[i];
+		if (strcmp(m->category, cat) != 0 || m->e->record < 0)
+			continue;
+		size_t n = strlen(m->name) + 7;
+		char *target = fs_alloc(fs, n);
+		if (!target)
+			return -ENOMEM;
+		snprintf(target, n, "../../%s", m->name);
+		dir_add_link(&b, m->name, m->e->header.mtime, target);
+	}
+	return dir_publish(&b);
+}
+
+static int populate_categories(struct fs *fs, struct node *dir)
+{
+	struct archive_dir *ar = dir->u.dir.ctx;
+	struct dir_builder b;
+	dir_builder_init(&b, fs, dir);
+	for (unsigned c = 0; c < FDTBL_CATEGORIES; c++) {
+		char name[FDTBL_NAME * 3 + 1];
+		const char *raw = ar->table->category[c];
+		if (!name_escape_ascii((const uint8_t *)raw, strlen(raw), name) ||
+		    dir_has(&b, name))
+			continue;
+		dir_add_dir(&b, name, dir->mtime, populate_category, NULL);
+	}
+	return dir_publish(&b);
+}
+
+void archive_dir_add_categories(struct dir_builder *b, struct archive_dir *ar)
+{
+	if (ar->table)
+		dir_add_dir(b, CATEGORIES, b->dir->mtime, populate_categories, ar);
+}
+
+void archive_dir_check_inflated(struct member *m, int rc,
+				const struct gzip_result *gz)
+{
+	const struct fdtbl *t = m->ar->table;
+	char what[INDEX_STATUS];
+	if (!t || rc < 0 || !archive_index_inflated(t, m->e, gz, what,
+						    sizeof what))
+		return;
+	if (!atomic_exchange(&m->table_logged, true))
+		log_error("%s: %s: the game's index disagrees once inflated: %s",
+			  m->ar->label, m->name, what);
+}
+
+/* ---- the table against a full scan (ccsfs-check) ---- */
+
+struct compare {
+	struct archive_dir *ar;
+	table_report_fn report;
+	void *ctx;
+};
+
+static void say(const struct compare *c, const char *member,
+		const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void say(const struct compare *c, const char *member,
+		const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	c->report(c->ctx, member, msg);
+}
+
+/* What the table and inflation say of one member the tree lists. */
+static void compare_member(const struct compare *c, struct fs *fs,
+			   struct member *m, bool scanned)
+{
+	const struct fdtbl *t = c->ar->table;
+	if (m->e->record < 0) {
+		say(c, m->name, "the game's index: no record names this "
+		    "member (found by the scan only)");
+		return;
+	}
+	const struct fdtbl_entry *r = &t->entries[m->e->record];
+	if (!scanned)
+		say(c, m->name, "the game's index: record %s lands at %" PRIu64
+		    ", where the scan finds no member", r->name, m->e->offset);
+	if (m->e->table)
+		say(c, m->name, "the game's index: record %s: %s", r->name,
+		    m->table_status);
+	pthread_mutex_lock(&fs->lock);
+	bool known = m->known;
+	int rc = m->inflate_rc;
+	struct gzip_result gz = m->gz;
+	pthread_mutex_unlock(&fs->lock);
+	char what[INDEX_STATUS];
+	if (known && rc == 0 && archive_index_inflated(t, m->e, &gz, what,
+							sizeof what))
+		say(c, m->name, "the game's index: record %s, once inflated: "
+		    "%s", r->name, what);
+}
+
+/* Walks the scan's members and the tree's side by side, by offset. */
+static void compare_scan(const struct compare *c, struct fs *fs,
+			 const struct archive_entry *scan, size_t n)
+{
+	struct archive_dir *ar = c->ar;
+	size_t i = 0, j = 0;
+	while (i < n || j < ar->count) {
+		uint64_t a = i < n ? scan[i].offset : UINT64_MAX;
+		uint64_t b = j < ar->count ? ar->entries[j].offset : UINT64_MAX;
+		if (a < b) {
+			say(c, NULL, "the scan finds member %s at %" PRIu64
+			    ", inside what the game's index gives another",
+			    scan[i].header.name, a);
+			i++;
+			continue;
+		}
+		compare_member(c, fs, &ar->members[j], a == b);
+		i += a == b;
+		j++;
+	}
+}
+
+int archive_dir_table_check(struct fs *fs, struct node *dir,
+			    table_report_fn report, void *ctx)
+{
+	if (!archive_dir_is(dir))
+		return 0;
+	struct compare c = { dir->u.dir.ctx, report, ctx };
+	struct archive_dir *ar = c.ar;
+	if (!ar->table || !ar->members)
+		return 0;
+	const struct fdtbl *t = ar->table;
+	for (size_t i = 0; i < ar->nlost; i++) {
+		const struct fdtbl_entry *r = &t->entries[ar->lost[i].record];
+		say(&c, NULL, "the game's index: record %s (%s) at %" PRIu64
+		    " %s", r->name, t->category[r->category], r->offset,
+		    ar->lost[i].why);
+	}
+	struct archive_entry *scan;
+	size_t n;
+	int rc = archive_scan(&ar->blob, &scan, &n);
+	if (rc < 0)
+		return rc;
+	compare_scan(&c, fs, scan, n);
+	free(scan);
+	return 0;
+}
