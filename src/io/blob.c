@@ -4,9 +4,28 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "io/blob.h"
+
+int blob_open_file(const char *path, struct blob *b)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		int rc = -errno;
+		if (fd >= 0)
+			close(fd);
+		return rc;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return -ENOENT;
+	}
+	*b = (struct blob){ fd, 0, (uint64_t)st.st_size };
+	return 0;
+}
 
 ssize_t blob_read(const struct blob *b, void *buf, size_t n, uint64_t off)
 {

@@ -18,6 +18,10 @@ struct blob {
 	uint64_t size;
 };
 
+/* The whole host file at path as a blob, its fd opened read-only (the
+ * caller closes it).  0; -errno; -ENOENT when it is not a regular file. */
+int blob_open_file(const char *path, struct blob *b);
+
 /* Reads up to n bytes at off (relative to the blob); fewer only at the
  * blob's end.  Returns the count or a negative errno: -EIO when the file
  * ends before the blob does (it shrank since the blob was made). */

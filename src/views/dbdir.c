@@ -36,15 +36,10 @@ static int read_all(struct dbdir *d, uint8_t **data, size_t *len)
 	struct blob b = d->blob;
 	int fd = -1;
 	if (b.fd < 0) {
-		fd = open(d->path, O_RDONLY | O_CLOEXEC);
-		struct stat st;
-		if (fd < 0 || fstat(fd, &st) < 0) {
-			int rc = -errno;
-			if (fd >= 0)
-				close(fd);
+		int rc = blob_open_file(d->path, &b);
+		if (rc < 0)
 			return rc;
-		}
-		b = (struct blob){ fd, 0, (uint64_t)st.st_size };
+		fd = b.fd;
 	}
 	int rc = 0;
 	if (b.size > DBDIR_MAX) {

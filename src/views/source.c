@@ -318,18 +318,12 @@ static int host_read_path(void *ctx, const char *path, size_t max,
 			return rc;
 		memcpy(at, next, sizeof at);
 	}
-	int fd = open(at, O_RDONLY | O_CLOEXEC);
-	struct stat st;
-	if (fd < 0 || fstat(fd, &st) < 0) {
-		int rc = -errno;
-		if (fd >= 0)
-			close(fd);
+	struct blob b;
+	int rc = blob_open_file(at, &b);
+	if (rc < 0)
 		return rc;
-	}
-	struct blob b = { fd, 0, (uint64_t)st.st_size };
-	int rc = S_ISREG(st.st_mode) ? read_blob_all(&b, max, data, len)
-				     : -ENOENT;
-	close(fd);
+	rc = read_blob_all(&b, max, data, len);
+	close(b.fd);
 	return rc;
 }
 
