@@ -166,3 +166,70 @@ int morph_target_decode(const struct ccsf_scene *s, const uint8_t *data,
 		rc = fits(base, t, why, why_len);
 	return rc;
 }
+
+/* Whether an Obj chunk names model as its model. */
+static bool placed(const struct ccsf_scene *s, const uint8_t *data,
+		   size_t len, uint32_t model)
+{
+	for (uint32_t i = 0; i < s->chunk_count; i++) {
+		const struct ccsf_chunk *c = &s->chunks[i];
+		size_t plen;
+		const uint8_t *p;
+		if (c->kind == CCSF_OBJ && !c->in_frames &&
+		    (p = ccsf_chunk_payload(c, data, len, &plen)) &&
+		    plen >= 12 && rd_u32le(p + 8) == model)
+			return true;
+	}
+	return false;
+}
+
+static int left_out_of(const struct ccsf_scene *s, const uint8_t *data,
+		       size_t len, const struct morph *m, morph_left_out_fn fn,
+		       void *arg)
+{
+	uint32_t chunk;
+	if (!placed(s, data, len, m->base) ||
+	    ccsf_find_owned(s, CCSF_MODEL, m->base, &chunk) < 0)
+		return 0;
+	const struct ccsf_chunk *c = &s->chunks[chunk];
+	if ((uint64_t)c->offset + c->length > len)
+		return 0;
+	struct model_mesh base, t;
+	char why[MORPH_WHY] = "";
+	int rc = model_decode(data + c->offset, c->length, s->version, &base,
+			      why, sizeof why);
+	for (uint32_t k = 0; rc == 0 && !(base.mtype & 8) &&
+	     k < m->target_count; k++) {
+		why[0] = 0;
+		int trc = morph_target_decode(s, data, len, &base,
+					      m->targets[k], &t, why,
+					      sizeof why);
+		model_mesh_free(&t);
+		if (trc == -ENOMEM)
+			rc = trc;
+		else if (trc < 0)
+			fn(arg, m->targets[k], why);
+	}
+	model_mesh_free(&base);
+	return rc == -ENOMEM ? rc : 0;
+}
+
+int morph_each_left_out(const struct ccsf_scene *s, const uint8_t *data,
+			size_t len, uint32_t morpher, morph_left_out_fn fn,
+			void *arg)
+{
+	struct morph_list l;
+	int rc = morph_list_build(s, data, len, &l);
+	for (uint32_t j = 0; rc == 0 && j < l.count; j++) {
+		if (l.m[j].morpher != morpher)
+			continue;
+		bool first = true;
+		for (uint32_t i = 0; i < j; i++)
+			first &= l.m[i].base != l.m[j].base;
+		if (first)
+			rc = left_out_of(s, data, len, &l.m[j], fn, arg);
+		break;
+	}
+	morph_list_free(&l);
+	return rc;
+}

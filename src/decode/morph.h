@@ -58,4 +58,13 @@ int morph_target_decode(const struct ccsf_scene *s, const uint8_t *data,
 			uint32_t target, struct model_mesh *t, char *why,
 			size_t why_len);
 
+/* Calls fn for each target of morpher `morpher` that scene.glb leaves
+ * out, with why, when its base is on an Obj chunk, decodes and is not a
+ * shadow, and the morpher is its base's first.  0 or -ENOMEM. */
+typedef void (*morph_left_out_fn)(void *arg, uint32_t target,
+				  const char *why);
+int morph_each_left_out(const struct ccsf_scene *s, const uint8_t *data,
+			size_t len, uint32_t morpher, morph_left_out_fn fn,
+			void *arg);
+
 #endif

@@ -38,15 +38,15 @@ void sample_xasc01(struct archive_out *ao, uint32_t mtime)
 	put_scene(ao, "xasc01.cmp", w, mtime);
 }
 
-/* A morph target of the kit's one-mmat model: its vertex count (12 fits
- * the base, other counts do not), the base's own seed (124) at twice the
- * scale, or another seed and strip length: another shape. */
-static uint32_t add_target(struct ccsw *w, uint32_t f, const char *stem,
+/* A morph target of a kit's one-mmat model: the base's own seed (124 in
+ * xasc02) at another scale, or another seed and strip length: another
+ * shape. */
+uint32_t add_target(struct ccsw *w, uint32_t f, const char *stem,
 			   uint16_t mtype, uint32_t mat, uint32_t vertices,
-			   uint32_t strip, float scale)
+			   uint32_t seed, uint32_t strip, float scale)
 {
 	struct ccsw_mmat mm = { .material = mat, .vertices = vertices,
-				.strip = strip, .seed = strip ? 125 : 124 };
+				.strip = strip, .seed = seed };
 	uint32_t model = objectf(w, f, "%s", stem);
 	mm.name = objectf(w, f, "%s_0", stem);
 	struct ccsw_model m = {
@@ -58,15 +58,15 @@ static uint32_t add_target(struct ccsw *w, uint32_t f, const char *stem,
 }
 
 /* ANM_xasc02: F_Morpher records of MPH_xasc02 at frames 0, 5 .. 25, each
- * holding until the next; MDL_tgt_bad does not fit the base. */
+ * holding until the next. */
 static void xasc02_anime(struct ccsw *w, uint32_t f, uint32_t mph,
-			 const uint32_t tgt[3])
+			 const uint32_t tgt[2])
 {
 	static const struct { uint32_t frame; uint16_t n; uint8_t t[3];
 			      float wt[3]; } keys[] = {
 		{ 0, 2, { 0, 1 }, { 0, 0 } },
 		{ 5, 1, { 0 }, { 0.5f } },
-		{ 10, 2, { 0, 2 }, { 1, 1 } },
+		{ 10, 1, { 0 }, { 1 } },
 		{ 15, 1, { 1 }, { 1 } },
 		{ 20, 2, { 0, 1 }, { 0.5f, 0.5f } },
 		{ 25, 1, { 1 }, { 0.25f } },
@@ -101,10 +101,11 @@ void sample_xasc02(struct archive_out *ao, uint32_t mtime)
 	add_rigid_model(w, f, "MDL_nocol", 0x201, id.mat, 9, 40);
 	add_rigid_model(w, f, "MDL_nost", 0x401, id.mat, 10, 41);
 	add_rigid_model(w, f, "MDL_posonly", 0x641, id.mat, 11, 42);
-	uint32_t tgt[3] = {
-		add_target(w, f, "MDL_tgt0", 0x600, id.mat, 12, 0, 2.0f),
-		add_target(w, f, "MDL_tgt1", 0x601, id.mat, 12, 4, 1.0f),
-		add_target(w, f, "MDL_tgt_bad", 0x600, id.mat, 10, 0, 1.0f),
+	/* The kit's mmat has seed 4 * 31 and strips of 6: tgt0 is the base
+	 * at twice its size, tgt1 another shape of as many vertices. */
+	uint32_t tgt[2] = {
+		add_target(w, f, "MDL_tgt0", 0x600, id.mat, 12, 124, 0, 2.0f),
+		add_target(w, f, "MDL_tgt1", 0x601, id.mat, 12, 125, 4, 1.0f),
 	};
 	struct ccsw_model empty = {
 		.object = objectf(w, f, "MDL_empty"), .vertex_scale = 1.0f,

@@ -3,7 +3,8 @@
 # scene.sh - every scene.glb of the sample disc through real clients: the
 # Khronos validator (no errors), glbcheck.py (its meshes sit where the
 # game's pose puts them, at frame 0 and later), and Blender's importer (a
-# character's mesh, armature, image and action; a posed model.obj).
+# character's mesh, armature, image and action; a posed model.obj; the
+# shape keys of a morph target's base and their action).
 #
 # By hand: make check TESTS=tests/mount/scene.sh
 . "${TESTS_SRCDIR:-$(dirname "$0")/..}/mount/lib.sh"
@@ -67,6 +68,16 @@ if [ -n "$mdl" ]; then
 else
 	not_ok "$c has a bone or skin model"
 fi
+# Morph targets: xasc02's base mesh has a shape key per target, named
+# after it, and the action moves them as the F_Morpher records say
+# (glbcheck --morph reads them from the .ccs).
+m=$mnt/DATA/DATA.BIN/xasc02
+want=$("$PY" "$gltf/glbcheck.py" --morph "$m/xasc02.ccs")
+check "xasc02 has morph targets that fit ($(echo "$want" | cut -d' ' -f1-2))" \
+	test "$(echo "$want" | cut -d' ' -f1)" = shape_keys=2
+# shellcheck disable=SC2086
+check "Blender imports xasc02/scene.glb: shape keys that animate" \
+	blend "$m/scene.glb" meshes=1+ $want
 check "unmounts cleanly" unmount "$mnt"
 
 done_testing
