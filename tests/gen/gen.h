@@ -123,6 +123,8 @@ void add_shadow_model(struct ccsw *w, uint32_t file, const char *stem,
 			     uint32_t *model);
 void add_character(struct ccsw *w, uint32_t file, const char *stem,
 			  uint32_t mat);
+void add_character_morphed(struct ccsw *w, uint32_t file, const char *stem,
+			   uint32_t mat, bool morph);
 void sample_xasc00(struct archive_out *ao, uint32_t mtime);
 void sample_xasc01(struct archive_out *ao, uint32_t mtime);
 void sample_xasc02(struct archive_out *ao, uint32_t mtime);

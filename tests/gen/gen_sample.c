@@ -164,7 +164,7 @@ void sample_chr000(struct archive_out *ao, uint32_t mtime)
 			 .pattern = CCSW_PAT_CHECKER, .mtype = 1, .mmats = 2,
 			 .vertices = 16, .seed = 5 };
 	struct kit_ids id = add_kit(w, f, &k);
-	add_character(w, f, "chr000", id.mat);
+	add_character_morphed(w, f, "chr000", id.mat, true);
 	uint32_t shadow;
 	add_shadow_model(w, f, "MDL_chr000_shadow", &shadow);
 	ccsw_opaque(w, CCSW_SHADOW, shadow, 6, 50);

@@ -92,7 +92,7 @@ def morph_info(argv):
         keys += len(m[1])
         recs = anime['morph'].get(mph, []) if anime else []
         curves += len(m[1]) if recs else 0
-        for f in sorted({r[0] + d for r in recs for d in (0, 2)}):
+        for f in sorted({0} | {r[0] + d for r in recs for d in (0, 2)}):
             for t, w in ccs.morph_weights(anime, f, base).items():
                 out.append('key=%d,%s,%g' % (f, ccs.name(t), w))
     print(' '.join(['shape_keys=%d' % keys, 'shape_key_curves=%d' % curves]

@@ -4,7 +4,7 @@
 # Khronos validator (no errors), glbcheck.py (its meshes sit where the
 # game's pose puts them, at frame 0 and later), and Blender's importer (a
 # character's mesh, armature, image and action; a posed model.obj; the
-# shape keys of a morph target's base and their action).
+# shape keys of morph targets' bases and their actions).
 #
 # By hand: make check TESTS=tests/mount/scene.sh
 . "${TESTS_SRCDIR:-$(dirname "$0")/..}/mount/lib.sh"
@@ -68,16 +68,19 @@ if [ -n "$mdl" ]; then
 else
 	not_ok "$c has a bone or skin model"
 fi
-# Morph targets: xasc02's base mesh has a shape key per target, named
-# after it, and the action moves them as the F_Morpher records say
-# (glbcheck --morph reads them from the .ccs).
-m=$mnt/DATA/DATA.BIN/xasc02
-want=$("$PY" "$gltf/glbcheck.py" --morph "$m/xasc02.ccs")
-check "xasc02 has morph targets that fit ($(echo "$want" | cut -d' ' -f1-2))" \
-	test "$(echo "$want" | cut -d' ' -f1)" = shape_keys=2
-# shellcheck disable=SC2086
-check "Blender imports xasc02/scene.glb: shape keys that animate" \
-	blend "$m/scene.glb" meshes=1+ $want
+# Morph targets: a base mesh has a shape key per target, named after it,
+# and the action moves them as the F_Morpher records say (glbcheck
+# --morph reads them from the .ccs): xasc02's rigid model, chr000's bone
+# model (skinned).
+for m in xasc02 chr000; do
+	d=$mnt/DATA/DATA.BIN/$m
+	want=$("$PY" "$gltf/glbcheck.py" --morph "$d/$m.ccs")
+	keys=$(echo "$want" | cut -d' ' -f1)
+	check "$m has morph targets that fit ($keys)" test "$keys" != shape_keys=0
+	# shellcheck disable=SC2086
+	check "Blender imports $m/scene.glb: shape keys that animate" \
+		blend "$d/scene.glb" meshes=1+ $want
+done
 check "unmounts cleanly" unmount "$mnt"
 
 done_testing
