@@ -27,7 +27,7 @@ struct gnode {
 
 /* A morpher in the scene: the targets its base's mesh carries. */
 struct scene_morph {
-	const struct morph *m;  /* NULL: left out (its base is another's) */
+	const struct morph *m;
 	uint32_t mesh;          /* the base's glTF mesh, or GNONE */
 	uint32_t count;         /* targets the mesh carries, glTF's order */
 	uint32_t *kept;         /* their indices in m->targets */

@@ -21,20 +21,8 @@ int scene_morph_setup(struct scene_build *b)
 	if (!b->morph)
 		return -ENOMEM;
 	for (uint32_t j = 0; j < b->morphs.count; j++) {
-		const struct morph *m = &b->morphs.m[j];
 		b->morph[j].mesh = GNONE;
-		b->morph[j].m = m;
-		for (uint32_t i = 0; i < j; i++)
-			if (b->morphs.m[i].base == m->base) {
-				/* One set of targets a mesh: the first. */
-				b->morph[j].m = NULL;
-				scene_left_out(b, "%s: its base %s is %s's too; "
-					       "its targets are left out",
-					       scene_object_name(b, m->morpher),
-					       scene_object_name(b, m->base),
-					       scene_object_name(b, b->morphs.m[i].morpher));
-				break;
-			}
+		b->morph[j].m = &b->morphs.m[j];
 	}
 	return 0;
 }
@@ -47,13 +35,25 @@ void scene_morph_free(struct scene_build *b)
 	morph_list_free(&b->morphs);
 }
 
+/* The first morpher of the base; later ones are left out (and said so),
+ * as a mesh has one set of targets. */
 static struct scene_morph *morph_of_base(struct scene_build *b, uint32_t model)
 {
-	for (uint32_t j = 0; j < b->morphs.count; j++)
-		if (b->morph[j].m && b->morph[j].m->base == model &&
-		    b->morph[j].m->target_count)
-			return &b->morph[j];
-	return NULL;
+	struct scene_morph *first = NULL;
+	for (uint32_t j = 0; j < b->morphs.count; j++) {
+		const struct morph *m = b->morph[j].m;
+		if (m->base != model)
+			continue;
+		if (!first) {
+			first = &b->morph[j];
+			continue;
+		}
+		scene_left_out(b, "%s: its base %s is %s's too; its targets "
+			       "are left out", scene_object_name(b, m->morpher),
+			       scene_object_name(b, model),
+			       scene_object_name(b, first->m->morpher));
+	}
+	return first && first->m->target_count ? first : NULL;
 }
 
 /* Keeps the targets that fit the base, decoded; says why of the others. */
@@ -286,7 +286,7 @@ int scene_morph_keys(struct scene_build *b, uint32_t chunk, uint32_t j,
 	struct keys k = { .sm = &b->morph[j] };
 	*times = *weights = NULL;
 	*n = 0;
-	if (!k.sm->m || k.sm->mesh == GNONE || !k.sm->count)
+	if (k.sm->mesh == GNONE || !k.sm->count)
 		return 0;
 	scene_walk_anime(b, chunk, key_record, &k);
 	if (k.failed) {
