@@ -57,6 +57,8 @@ static void add_target(struct gather *g, struct morph *m, uint32_t target)
 	for (uint32_t i = 0; i < m->target_count; i++)
 		if (m->targets[i] == target)
 			return;
+	if (m->target_count == MORPH_MAX_TARGETS)
+		return;
 	/* Grows one at a time: a morpher names a handful of targets. */
 	uint32_t *t = realloc(m->targets, (m->target_count + 1) * sizeof *t);
 	if (!t) {

@@ -21,12 +21,16 @@
 #include "decode/model.h"
 
 #define MORPH_WHY 160
+/* Targets of one morpher, the first named: a few in the game's files,
+ * and a bound on the look-ups a crafted file can ask for. */
+#define MORPH_MAX_TARGETS 1024u
 
 struct morph {
 	uint32_t morpher;       /* the MPH_ object */
 	uint32_t base;          /* its base MDL_ object */
 	uint32_t target_count;
-	uint32_t *targets;      /* MDL_ objects, in first-named order */
+	uint32_t *targets;      /* MDL_ objects, in first-named order, at
+				   most MORPH_MAX_TARGETS */
 };
 
 struct morph_list {

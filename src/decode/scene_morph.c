@@ -226,7 +226,8 @@ struct keys {
 	float *times, *weights;
 	uint32_t n, last;
 	size_t cap;
-	bool failed;
+	size_t room;            /* weights the keys may hold in all */
+	bool failed, full;
 };
 
 /* A new key at frame (all weights 0), or NULL. */
@@ -265,6 +266,11 @@ static void key_record(const struct anime_record *r, void *arg)
 	uint32_t frame = (uint32_t)r->frame;
 	if (k->n && frame < k->last)
 		return;
+	/* Keys times targets is the file's to choose: bounded by its size. */
+	if ((size_t)(k->n + 2) * k->sm->count > k->room) {
+		k->full = true;
+		return;
+	}
 	if (!k->n && frame > 0 && !new_key(k, 0))
 		return;
 	if (k->n && frame == k->last)
@@ -283,7 +289,7 @@ static void key_record(const struct anime_record *r, void *arg)
 int scene_morph_keys(struct scene_build *b, uint32_t chunk, uint32_t j,
 		     float **times, float **weights, uint32_t *n)
 {
-	struct keys k = { .sm = &b->morph[j] };
+	struct keys k = { .sm = &b->morph[j], .room = b->len / 4 + 65536 };
 	*times = *weights = NULL;
 	*n = 0;
 	if (k.sm->mesh == GNONE || !k.sm->count)
@@ -294,6 +300,10 @@ int scene_morph_keys(struct scene_build *b, uint32_t chunk, uint32_t j,
 		free(k.weights);
 		return -ENOMEM;
 	}
+	if (k.full)
+		scene_left_out(b, "%s: F_Morpher records after frame %" PRIu32
+			       " (more weights than the file has bytes)",
+			       scene_object_name(b, k.sm->m->morpher), k.last);
 	*times = k.times;
 	*weights = k.weights;
 	*n = k.n;
