@@ -41,16 +41,21 @@ struct cam_key {
 	bool camera;
 };
 
-static const char *const paths[3] = { "translation", "rotation", "scale" };
+#define PATH_WEIGHTS 3
+static const char *const paths[4] = { "translation", "rotation", "scale",
+				      "weights" };
 
-static void add_channel(struct anim *a, uint32_t node, unsigned path,
-			const float *times, const float *values, uint32_t n,
-			bool step)
+/* A channel of n keys; weights: `targets` scalars a key. */
+static void add_channel_n(struct anim *a, uint32_t node, unsigned path,
+			  const float *times, const float *values, uint32_t n,
+			  bool step, uint32_t targets)
 {
 	struct scene_build *b = a->b;
-	unsigned ncomp = path == 1 ? 4 : 3;
 	uint32_t in = glb_floats(&b->g, times, n, 1, true, 0);
-	uint32_t out = glb_floats(&b->g, values, n, ncomp, false, 0);
+	uint32_t out = path == PATH_WEIGHTS
+		       ? glb_floats(&b->g, values, n * targets, 1, false, 0)
+		       : glb_floats(&b->g, values, n, path == 1 ? 4 : 3,
+				    false, 0);
 	if (a->sampler_count) {
 		sb_puts(&a->samplers, ",");
 		sb_puts(&a->channels, ",");
@@ -60,6 +65,31 @@ static void add_channel(struct anim *a, uint32_t node, unsigned path,
 	sb_printf(&a->channels, "{\"sampler\":%" PRIu32 ",\"target\":{\"node\":%"
 		  PRIu32 ",\"path\":\"%s\"}}", a->sampler_count++, node,
 		  paths[path]);
+}
+
+static void add_channel(struct anim *a, uint32_t node, unsigned path,
+			const float *times, const float *values, uint32_t n,
+			bool step)
+{
+	add_channel_n(a, node, path, times, values, n, step, 0);
+}
+
+/* F_Morpher records: STEP weights on every node of the base's mesh. */
+static void weight_channels(struct anim *a, uint32_t chunk)
+{
+	struct scene_build *b = a->b;
+	for (uint32_t j = 0; j < b->morphs.count && !b->failed; j++) {
+		float *times, *weights;
+		uint32_t n;
+		if (scene_morph_keys(b, chunk, j, &times, &weights, &n) < 0)
+			b->failed = true;
+		for (uint32_t g = 0; n && g < b->node_count; g++)
+			if (b->nodes[g].mesh == b->morph[j].mesh)
+				add_channel_n(a, g, PATH_WEIGHTS, times, weights,
+					      n, true, b->morph[j].count);
+		free(times);
+		free(weights);
+	}
 }
 
 /* The value of key k as glTF wants it: a rotation key as the quaternion
@@ -290,6 +320,7 @@ static void add_animation(struct scene_build *b, uint32_t chunk,
 	scene_walk_anime(b, chunk, anim_record_steps, &a);
 	step_channels(&a);
 	scene_walk_anime(b, chunk, anim_record_controllers, &a);
+	weight_channels(&a, chunk);
 	if (a.sampler_count) {
 		struct strbuf *o = &b->animations.text;
 		glb_item(&b->animations);

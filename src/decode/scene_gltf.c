@@ -349,6 +349,7 @@ static void build_free(struct scene_build *b)
 	free(b->texture_of);
 	free(b->mesh_of);
 	free(b->cam_node_of);
+	scene_morph_free(b);
 	sb_free(&b->left_out);
 }
 
@@ -393,7 +394,8 @@ int scene_glb(const struct ccsf_scene *s, const uint8_t *data, size_t len,
 			b.nodes[root].q[3] = 0.70710677f;
 		}
 		add_pose_nodes(&b);
-		if ((rc = scene_add_meshes(&b)) == 0 &&
+		if ((rc = scene_morph_setup(&b)) == 0 &&
+		    (rc = scene_add_meshes(&b)) == 0 &&
 		    (rc = scene_add_cameras_and_lights(&b)) == 0)
 			rc = scene_add_animations(&b);
 	}

@@ -9,6 +9,8 @@
 
 #include "decode/anime.h"
 #include "decode/glb.h"
+#include "decode/model.h"
+#include "decode/morph.h"
 #include "decode/pose.h"
 #include "decode/scene_gltf.h"
 
@@ -21,6 +23,20 @@ struct gnode {
 	uint32_t parent;        /* a gnode, or GNONE for a scene root */
 	uint32_t mesh, skin, camera, light;
 	float t[3], q[4], s[3];
+};
+
+/* A morpher in the scene: the targets its base's mesh carries. */
+struct scene_morph {
+	const struct morph *m;
+	uint32_t mesh;          /* the base's glTF mesh, or GNONE */
+	uint32_t count;         /* targets the mesh carries, glTF's order */
+	uint32_t *kept;         /* their indices in m->targets */
+};
+
+/* The targets of a mesh being made (scene_morph_begin). */
+struct morph_mesh {
+	struct scene_morph *sm; /* NULL: the model is no morpher's base */
+	struct model_mesh *t;   /* sm->count decoded targets */
 };
 
 struct scene_build {
@@ -39,6 +55,8 @@ struct scene_build {
 	uint32_t *texture_of;           /* per TEX_ object */
 	uint32_t *mesh_of;              /* per rigid MDL_ object */
 	uint32_t *cam_node_of;          /* per CAM_ object: its gnode */
+	struct morph_list morphs;
+	struct scene_morph *morph;      /* one per morphs.m */
 	uint32_t disagreeing;           /* skin vertices (see scene_gltf.h) */
 	struct strbuf left_out;         /* JSON strings: what was left out */
 	bool unlit_used, lights_used;
@@ -68,6 +86,27 @@ uint32_t scene_material(struct scene_build *b, uint32_t mat, bool unlit);
 
 /* Meshes of every node's model (scene_mesh.c). */
 int scene_add_meshes(struct scene_build *b);
+/* Morph targets (scene_morph.c): the morphers, found before the meshes
+ * are made (0 or -ENOMEM); a base's targets, decoded and checked when its
+ * mesh is made (sm NULL when it is no base, or none of its targets
+ * fits); a primitive's `,"targets":[...]` for mmat i (clump: a bone
+ * model's, whose deltas turn with their node; else NULL); the mesh's
+ * `,"weights":[...],"extras":{...}`; then the mesh's index, or GNONE. */
+int scene_morph_setup(struct scene_build *b);
+void scene_morph_begin(struct scene_build *b, const struct model_mesh *base,
+		       bool skinned, struct morph_mesh *mm);
+void scene_morph_prim(struct scene_build *b, const struct morph_mesh *mm,
+		      const struct model_mesh *base, uint32_t i,
+		      const struct pose_clump *clump, struct strbuf *o);
+void scene_morph_mesh(const struct scene_build *b,
+		      const struct morph_mesh *mm, struct strbuf *o);
+void scene_morph_end(struct morph_mesh *mm, uint32_t mesh);
+/* The STEP keys of morph j in Anime chunk `chunk`: *n keys (0: the chunk
+ * has no record for it), n * count weights; malloc'ed.  -ENOMEM or 0. */
+int scene_morph_keys(struct scene_build *b, uint32_t chunk, uint32_t j,
+		     float **times, float **weights, uint32_t *n);
+void scene_morph_free(struct scene_build *b);
+
 /* Animations, cameras and lights (scene_anim.c). */
 int scene_add_animations(struct scene_build *b);
 int scene_add_cameras_and_lights(struct scene_build *b);

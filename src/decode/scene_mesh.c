@@ -136,7 +136,8 @@ static void put_vec4_ints(struct scene_build *b, struct strbuf *o,
 		  ctype, n, "VEC4", normalized, NULL, NULL, 0));
 }
 
-/* One primitive's JSON, its data added to the buffer. */
+/* One primitive's JSON but its closing brace, its data added to the
+ * buffer. */
 static void put_primitive(struct scene_build *b, struct strbuf *o,
 			  struct prim *p, uint32_t material, bool first)
 {
@@ -166,7 +167,6 @@ static void put_primitive(struct scene_build *b, struct strbuf *o,
 		  NULL, NULL, 0));
 	if (material != GNONE)
 		sb_printf(o, ",\"material\":%" PRIu32, material);
-	sb_puts(o, "}");
 }
 
 /* mesh_of's mark for a model made as a skinned mesh of its own node. */
@@ -268,6 +268,8 @@ static uint32_t add_mesh(struct scene_build *b, const struct model_mesh *m,
 {
 	struct strbuf prims = STRBUF_INIT;
 	bool unlit = m->mtype == 0, first = true;
+	struct morph_mesh targets;
+	scene_morph_begin(b, m, pl != NULL, &targets);
 	for (uint32_t i = 0; i < m->mmat_count; i++) {
 		const struct model_mmat *mm = &m->mmats[i];
 		struct prim p;
@@ -286,9 +288,13 @@ static uint32_t add_mesh(struct scene_build *b, const struct model_mesh *m,
 				place_bone(b, pl, m, mm, &p, k, v);
 		}
 		put_faces(&p, m, mm);
-		if (p.index_count)
+		if (p.index_count) {
 			put_primitive(b, &prims, &p, scene_material(b, mm->material,
 				      unlit), first);
+			scene_morph_prim(b, &targets, m, i, pl ? pl->clump : NULL,
+					 &prims);
+			sb_puts(&prims, "}");
+		}
 		first &= !p.index_count;
 		prim_free(&p);
 	}
@@ -299,8 +305,11 @@ static uint32_t add_mesh(struct scene_build *b, const struct model_mesh *m,
 		json_string(&b->meshes.text, name);
 		sb_puts(&b->meshes.text, ",\"primitives\":[");
 		sb_append(&b->meshes.text, prims.data, prims.len);
-		sb_puts(&b->meshes.text, "]}");
+		sb_puts(&b->meshes.text, "]");
+		scene_morph_mesh(b, &targets, &b->meshes.text);
+		sb_puts(&b->meshes.text, "}");
 	}
+	scene_morph_end(&targets, mesh);
 	b->failed |= prims.failed;
 	sb_free(&prims);
 	return mesh;

@@ -14,6 +14,7 @@
 #include "decode/cutscene.h"
 #include "decode/model.h"
 #include "decode/model_pose.h"
+#include "decode/morph.h"
 #include "decode/pose.h"
 #include "decode/texture.h"
 #include "decode/texture_scene.h"
@@ -407,6 +408,29 @@ static void check_anime(const struct object_build *ob,
 		note_error(errs, ob->m, ob->object, name, why);
 }
 
+struct morph_note {
+	const struct object_build *ob;
+	struct strbuf *errs;
+};
+
+static void note_morph_target(void *arg, uint32_t target, const char *why)
+{
+	struct morph_note *mn = arg;
+	char line[MORPH_WHY + 160];
+	snprintf(line, sizeof line, "morph target %s left out: %s",
+		 member_object_name(mn->ob->m, target), why);
+	note_error(mn->errs, mn->ob->m, mn->ob->object, "scene.glb", line);
+}
+
+/* A morpher's targets that scene.glb leaves out, named now. */
+static void check_morpher(const struct object_build *ob, struct strbuf *errs)
+{
+	struct morph_note mn = { ob, errs };
+	if (morph_each_left_out(member_scene(ob->m), ob->data, ob->len,
+				ob->object, note_morph_target, &mn) < 0)
+		errs->failed = true;
+}
+
 /* Each chunk as <kind>.bin and, where a decoder exists, <kind>.txt. */
 static void add_chunk_files(struct dir_builder *b,
 			    const struct object_build *ob,
@@ -427,6 +451,8 @@ static void add_chunk_files(struct dir_builder *b,
 				 ccsf_kind_name(c->kind), nth);
 		snprintf(name, sizeof name, "%s.bin", base);
 		dir_add_view(b, name, t, &member_view_ops, ob->m, c->offset, c->length, false);
+		if (c->kind == CCSF_MORPHER && nth == 1)
+			check_morpher(ob, errs);
 		if (chunk_text_has(c->kind)) {
 			snprintf(name, sizeof name, "%s.txt", base);
 			dir_add_made(b, name, t, produce_chunk_text, ob->m,

@@ -199,12 +199,16 @@ struct ccsw_ctl {
 
 /* A per-frame record after Top `frame` (0 puts it after the controllers,
  * under Top 0): F_Camera (object, flag, one value per clear bit 1-8),
- * F_Obj (f_obj) or F_Ambient (rgb). */
+ * F_Obj (f_obj), F_Ambient (rgb) or F_Morpher (object: the MPH_, then
+ * target_count pairs of targets[i] and weight values[i]). */
 struct ccsw_frame_rec {
 	uint32_t frame;
-	uint16_t kind;                  /* CCSW_F_CAMERA, _F_OBJ, _F_AMBIENT */
+	uint16_t kind;                  /* CCSW_F_CAMERA, _F_OBJ, _F_AMBIENT,
+					   _F_MORPHER */
 	uint32_t object, flag;
 	float values[8];
+	uint16_t target_count;          /* F_Morpher: up to 8 */
+	uint32_t targets[8];
 	struct ccsw_f_obj f_obj;
 	uint32_t rgb;
 };

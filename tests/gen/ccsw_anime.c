@@ -69,6 +69,15 @@ static void rec_payload(struct buf *p, const struct ccsw_frame_rec *r)
 	case CCSW_F_OBJ:
 		f_obj_payload(p, &r->f_obj);
 		break;
+	case CCSW_F_MORPHER:
+		put_u32(p, r->object);
+		put_u16(p, r->target_count);
+		put_u16(p, 0);
+		for (uint16_t i = 0; i < r->target_count && i < 8; i++) {
+			put_u32(p, r->targets[i]);
+			put_f32(p, r->values[i]);
+		}
+		break;
 	default:        /* CCSW_F_AMBIENT */
 		put_u32(p, r->rgb);
 		break;

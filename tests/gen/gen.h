@@ -130,10 +130,15 @@ void end_data_scene(struct ccsw *w);
 uint32_t add_rigid_model(struct ccsw *w, uint32_t file,
 				const char *stem, uint16_t mtype, uint32_t mat,
 				uint32_t vertices, uint32_t seed);
+uint32_t add_target(struct ccsw *w, uint32_t f, const char *stem,
+		    uint16_t mtype, uint32_t mat, uint32_t vertices,
+		    uint32_t seed, uint32_t strip, float scale);
 void add_shadow_model(struct ccsw *w, uint32_t file, const char *stem,
 			     uint32_t *model);
 void add_character(struct ccsw *w, uint32_t file, const char *stem,
 			  uint32_t mat);
+void add_character_morphed(struct ccsw *w, uint32_t file, const char *stem,
+			   uint32_t mat, bool morph);
 void sample_xasc00(struct archive_out *ao, uint32_t mtime);
 void sample_xasc01(struct archive_out *ao, uint32_t mtime);
 void sample_xasc02(struct archive_out *ao, uint32_t mtime);

@@ -136,7 +136,8 @@ void add_shadow_model(struct ccsw *w, uint32_t file, const char *stem,
  * n2 is stretched, n3 rises and is half transparent), and the F_Obj
  * records for n0 that ccsw_anime() always wrote (tests read them). */
 static void character_anime(struct ccsw *w, uint32_t anm,
-			    const uint32_t nodes[4])
+			    const uint32_t nodes[4], uint32_t mph,
+			    uint32_t target)
 {
 	enum { FRAMES = 3 };
 	static const struct ccsw_key turn[2] = {
@@ -158,22 +159,52 @@ static void character_anime(struct ccsw *w, uint32_t anm,
 		  [0] = { .mode = CCSW_KEYED, .key_count = 2, .keys = rise },
 		  [3] = { .mode = CCSW_CONSTANT, .v = { 0.5f } } } },
 	};
-	struct ccsw_frame_rec r[FRAMES];
+	struct ccsw_frame_rec r[FRAMES + 1];
 	for (uint32_t f = 0; f < FRAMES; f++) {
 		memset(&r[f], 0, sizeof r[f]);
 		r[f].frame = f;
 		r[f].kind = CCSW_F_OBJ;
 		r[f].f_obj = ccsw_f_obj_moving(nodes[0], f);
 	}
+	/* With a morpher: its target at full weight from frame 1 on. */
+	memset(&r[FRAMES], 0, sizeof r[FRAMES]);
+	r[FRAMES] = (struct ccsw_frame_rec){ .frame = 1,
+		.kind = CCSW_F_MORPHER, .object = mph, .target_count = 1,
+		.targets = { target }, .values = { 1 } };
 	struct ccsw_anime_desc a = { .object = anm, .frames = FRAMES,
 				     .ctl_count = 4, .ctls = c,
-				     .rec_count = FRAMES, .recs = r };
+				     .rec_count = FRAMES + (mph ? 1 : 0),
+				     .recs = r };
 	ccsw_anime_write(w, &a);
 }
 
-/* Clump, bone and skin models, ExtObj, Anime, Bbox, dummies: a character. */
-void add_character(struct ccsw *w, uint32_t file, const char *stem,
-			  uint32_t mat)
+/* MPH_<stem> morphs the bone model toward MDL_<stem>_bone_wide: its two
+ * mmats' vertices (seeds 11 and 12) at 1.5 times the scale, in their
+ * nodes' space. */
+static uint32_t add_bone_morph(struct ccsw *w, uint32_t file,
+			       const char *stem, uint32_t bone, uint32_t mat,
+			       uint32_t *target)
+{
+	struct ccsw_mmat mm[2] = {
+		{ .name = objectf(w, file, "MDL_%s_bone_wide_0", stem),
+		  .material = mat, .vertices = 10, .seed = 11 },
+		{ .name = objectf(w, file, "MDL_%s_bone_wide_1", stem),
+		  .material = mat, .vertices = 7, .seed = 12 },
+	};
+	*target = objectf(w, file, "MDL_%s_bone_wide", stem);
+	struct ccsw_model m = { .object = *target, .vertex_scale = 1.5f,
+				.mtype = 0x600, .mmat_count = 2, .mmats = mm,
+				.size_field = CCSW_SIZE_AUTO };
+	ccsw_model(w, &m);
+	uint32_t mph = objectf(w, file, "MPH_%s", stem);
+	ccsw_morpher(w, mph, bone);
+	return mph;
+}
+
+/* Clump, bone and skin models, ExtObj, Anime, Bbox, dummies: a character,
+ * its bone model morphed when `morph`. */
+void add_character_morphed(struct ccsw *w, uint32_t file, const char *stem,
+			   uint32_t mat, bool morph)
 {
 	enum { NODES = 4 };
 	uint32_t nodes[NODES];
@@ -210,10 +241,19 @@ void add_character(struct ccsw *w, uint32_t file, const char *stem,
 			 i == 1 ? bone : i == 2 ? skin : 0, 0);
 	ccsw_clump(w, clump, NODES, nodes);
 	ccsw_extobj(w, ext, nodes[0], nodes[3]);
-	character_anime(w, anm, nodes);
+	uint32_t mph = 0, target = 0;
+	if (morph)
+		mph = add_bone_morph(w, file, stem, bone, mat, &target);
+	character_anime(w, anm, nodes, mph, target);
 	const float lo[3] = { -10, -10, 0 }, hi[3] = { 10, 10, 40 };
 	ccsw_bbox(w, box, nodes[0], lo, hi);
 	const float at[3] = { 5, 0, 20 }, rot[3] = { 0, 90, 180 };
 	ccsw_dummypos(w, dmy, at);
 	ccsw_dummyposrot(w, dmr, at, rot);
+}
+
+void add_character(struct ccsw *w, uint32_t file, const char *stem,
+		   uint32_t mat)
+{
+	add_character_morphed(w, file, stem, mat, false);
 }

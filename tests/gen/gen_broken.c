@@ -240,6 +240,25 @@ static void add_bad_anime(struct ccsw *w, uint32_t f, uint32_t obj,
 	ccsw_anime_write(w, &a);
 }
 
+/* MPH_badanim morphs the kit's model (one mmat of 10 vertices, seed
+ * 14 * 31) toward MDL_badtgt, which has 7: scene.glb leaves it out and
+ * MPH_badanim's error.txt says why. */
+static void add_bad_morph(struct ccsw *w, uint32_t f, uint32_t mdl,
+			  uint32_t mat)
+{
+	uint32_t mph = objectf(w, f, "MPH_badanim");
+	struct ccsw_frame_rec r = {
+		.frame = 1, .kind = CCSW_F_MORPHER, .object = mph,
+		.target_count = 1, .values = { 0.5f },
+		.targets = { add_target(w, f, "MDL_badtgt", 0x600, mat, 7, 434,
+					0, 2.0f) },
+	};
+	ccsw_morpher(w, mph, mdl);
+	struct ccsw_anime_desc a = { .object = objectf(w, f, "ANM_badmorph"),
+				     .frames = 3, .rec_count = 1, .recs = &r };
+	ccsw_anime_write(w, &a);
+}
+
 /* After every other member, so their offsets and sector names stay. */
 static void broken_anime(struct archive_out *ao, struct rng *r)
 {
@@ -251,10 +270,11 @@ static void broken_anime(struct archive_out *ao, struct rng *r)
 			 .vertices = 10, .seed = 14 };
 	struct kit_ids id = add_kit(w, f, &k);
 	add_bad_anime(w, f, id.obj, id.mat);
+	add_bad_morph(w, f, id.mdl, id.mat);
 	end_data_scene(w);
 	put_broken(ao, r, w, "badanim.cmp", GZW_GOOD,
 		   "Anime controllers with selector 5 and with 1000 keys "
-		   "claimed, 2 held");
+		   "claimed, 2 held; a morph target that does not fit");
 }
 
 int cmd_broken(const char *file, const char *raw)

@@ -38,6 +38,57 @@ void sample_xasc01(struct archive_out *ao, uint32_t mtime)
 	put_scene(ao, "xasc01.cmp", w, mtime);
 }
 
+/* A morph target of a kit's one-mmat model: the base's own seed (124 in
+ * xasc02) at another scale, or another seed and strip length: another
+ * shape. */
+uint32_t add_target(struct ccsw *w, uint32_t f, const char *stem,
+			   uint16_t mtype, uint32_t mat, uint32_t vertices,
+			   uint32_t seed, uint32_t strip, float scale)
+{
+	struct ccsw_mmat mm = { .material = mat, .vertices = vertices,
+				.strip = strip, .seed = seed };
+	uint32_t model = objectf(w, f, "%s", stem);
+	mm.name = objectf(w, f, "%s_0", stem);
+	struct ccsw_model m = {
+		.object = model, .vertex_scale = scale, .mtype = mtype,
+		.mmat_count = 1, .mmats = &mm, .size_field = CCSW_SIZE_AUTO,
+	};
+	ccsw_model(w, &m);
+	return model;
+}
+
+/* ANM_xasc02: F_Morpher records of MPH_xasc02 at frames 0, 5 .. 25, each
+ * holding until the next. */
+static void xasc02_anime(struct ccsw *w, uint32_t f, uint32_t mph,
+			 const uint32_t tgt[2])
+{
+	static const struct { uint32_t frame; uint16_t n; uint8_t t[3];
+			      float wt[3]; } keys[] = {
+		{ 0, 2, { 0, 1 }, { 0, 0 } },
+		{ 5, 1, { 0 }, { 0.5f } },
+		{ 10, 1, { 0 }, { 1 } },
+		{ 15, 1, { 1 }, { 1 } },
+		{ 20, 2, { 0, 1 }, { 0.5f, 0.5f } },
+		{ 25, 1, { 1 }, { 0.25f } },
+	};
+	enum { N = sizeof keys / sizeof keys[0] };
+	struct ccsw_frame_rec r[N];
+	memset(r, 0, sizeof r);
+	for (size_t i = 0; i < N; i++) {
+		r[i].frame = keys[i].frame;
+		r[i].kind = CCSW_F_MORPHER;
+		r[i].object = mph;
+		r[i].target_count = keys[i].n;
+		for (uint16_t k = 0; k < keys[i].n; k++) {
+			r[i].targets[k] = tgt[keys[i].t[k]];
+			r[i].values[k] = keys[i].wt[k];
+		}
+	}
+	struct ccsw_anime_desc a = { .object = objectf(w, f, "ANM_xasc02"),
+				     .frames = 30, .rec_count = N, .recs = r };
+	ccsw_anime_write(w, &a);
+}
+
 /* Every rigid layout flag, the morph targets and a model without mmats. */
 void sample_xasc02(struct archive_out *ao, uint32_t mtime)
 {
@@ -50,8 +101,12 @@ void sample_xasc02(struct archive_out *ao, uint32_t mtime)
 	add_rigid_model(w, f, "MDL_nocol", 0x201, id.mat, 9, 40);
 	add_rigid_model(w, f, "MDL_nost", 0x401, id.mat, 10, 41);
 	add_rigid_model(w, f, "MDL_posonly", 0x641, id.mat, 11, 42);
-	add_rigid_model(w, f, "MDL_tgt0", 0x600, id.mat, 12, 43);
-	add_rigid_model(w, f, "MDL_tgt1", 0x601, id.mat, 12, 44);
+	/* The kit's mmat has seed 4 * 31 and strips of 6: tgt0 is the base
+	 * at twice its size, tgt1 another shape of as many vertices. */
+	uint32_t tgt[2] = {
+		add_target(w, f, "MDL_tgt0", 0x600, id.mat, 12, 124, 0, 2.0f),
+		add_target(w, f, "MDL_tgt1", 0x601, id.mat, 12, 125, 4, 1.0f),
+	};
 	struct ccsw_model empty = {
 		.object = objectf(w, f, "MDL_empty"), .vertex_scale = 1.0f,
 		.mtype = 1, .mmat_count = 0, .size_field = CCSW_SIZE_AUTO,
@@ -62,7 +117,9 @@ void sample_xasc02(struct archive_out *ao, uint32_t mtime)
 		.mtype = 5, .mmat_count = 0, .size_field = CCSW_SIZE_AUTO,
 	};
 	ccsw_model(w, &empty_bone);
-	ccsw_morpher(w, objectf(w, f, "MPH_xasc02"), id.mdl);
+	uint32_t mph = objectf(w, f, "MPH_xasc02");
+	ccsw_morpher(w, mph, id.mdl);
+	xasc02_anime(w, f, mph, tgt);
 	end_data_scene(w);
 	put_scene(ao, "xasc02.cmp", w, mtime);
 }
@@ -107,7 +164,7 @@ void sample_chr000(struct archive_out *ao, uint32_t mtime)
 			 .pattern = CCSW_PAT_CHECKER, .mtype = 1, .mmats = 2,
 			 .vertices = 16, .seed = 5 };
 	struct kit_ids id = add_kit(w, f, &k);
-	add_character(w, f, "chr000", id.mat);
+	add_character_morphed(w, f, "chr000", id.mat, true);
 	uint32_t shadow;
 	add_shadow_model(w, f, "MDL_chr000_shadow", &shadow);
 	ccsw_opaque(w, CCSW_SHADOW, shadow, 6, 50);

@@ -13,10 +13,13 @@ that needs no quoting in a shell):
     armatures                    bones     bones of all armatures
     images  images that load with a size above 0
     actions                      cameras   camera objects
+    shape_keys  shape keys of all meshes, the basis not counted
+    shape_key_curves  shape keys an action animates (a curve each)
     action_frames=N  some action spans N game frames: (N - 1) / 30 s,
                      give or take a Blender frame (Blender runs at 24 fps:
                      30 game frames = 1 s = 24 Blender frames)
     bbox=...         OBJ only: the mesh's bounding box, to 1e-3 of its size
+    key=F,NAME,V     shape key NAME's value at game frame F is V
 
 Exits 0 when every expectation holds, 1 when one fails, 2 when the
 import itself fails.  Blender swallows exceptions and sys.exit from a
@@ -58,6 +61,22 @@ def counts():
     for o in meshes:
         print('mesh %s: %d vertices, %d faces' % (o.name, len(o.data.vertices),
                                                   len(o.data.polygons)))
+    keys, curves = 0, 0
+    for o in meshes:
+        sk = o.data.shape_keys
+        if not sk:
+            continue
+        names = [k.name for k in sk.key_blocks[1:]]     # [0] is the basis
+        keys += len(names)
+        act = sk.animation_data.action if sk.animation_data else None
+        animated = sorted({fc.data_path for fc in act.fcurves
+                           if fc.data_path.startswith('key_blocks[')}) \
+            if act else []
+        curves += len(animated)
+        print('mesh %s: shape keys %s; action %s animates %d of them' % (
+            o.name, ' '.join(names), act.name if act else '-',
+            len(animated)))
+    c['shape_keys'], c['shape_key_curves'] = keys, curves
     for o in arms:
         print('armature %s: %d bones' % (o.name, len(o.data.bones)))
     loaded = 0
@@ -80,6 +99,21 @@ def counts():
     return c, spans, fps
 
 
+def key_value(name, frame):
+    """Shape key `name`'s value at a Blender frame, by its action's curve
+    (its own value when no action drives it), or None when no mesh has
+    such a key."""
+    for o in bpy.context.scene.objects:
+        sk = o.data.shape_keys if o.type == 'MESH' else None
+        if not sk or name not in sk.key_blocks:
+            continue
+        act = sk.animation_data.action if sk.animation_data else None
+        path = 'key_blocks["%s"].value' % name
+        fc = act.fcurves.find(path) if act else None
+        return fc.evaluate(frame) if fc else sk.key_blocks[name].value
+    return None
+
+
 def check(expect, c, spans, fps, bbox=None):
     bad = 0
     for e in expect:
@@ -89,6 +123,13 @@ def check(expect, c, spans, fps, bbox=None):
             ok = any(abs(s - want) <= 1.0 / fps + 1e-6 for s in spans)
             got = ', '.join('%.3f' % s for s in spans) or 'none'
             desc = 'an action of %.3f s (got %s)' % (want, got)
+        elif e.startswith('key='):
+            f, name, want = e.split('=')[1].split(',')
+            at = int(f) / 30.0 * fps
+            got = key_value(name, at)
+            ok = got is not None and abs(got - float(want)) <= 1e-4
+            desc = 'shape key %s at game frame %s (Blender %g) is %s (got %s)' \
+                % (name, f, at, want, got)
         elif e.startswith('bbox='):
             want = [float(x) for x in e.split('=')[1].split(',')]
             size = max(max(want[3:][k] - want[k] for k in range(3)), 1.0)

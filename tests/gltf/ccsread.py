@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: MIT
 """ccsread.py - a CCSF scene file read for glbcheck.py, apart from ccsfs:
 the chunk walk (texture and model chunks by their own length rules),
-Obj, Clump, ExtObj, Model and Anime chunks, and the game's pose at a
-frame as FORMATS.md gives it (controllers, F_Obj records, world =
-parent * T * Rx * Ry * Rz * S; Z-up)."""
+Obj, Clump, ExtObj, Model, Morpher and Anime chunks, and the game's pose
+at a frame as FORMATS.md gives it (controllers, F_Obj records, world =
+parent * T * Rx * Ry * Rz * S; Z-up; F_Morpher weights move a base
+model's vertices toward its targets')."""
 import math
 import struct
 
@@ -91,6 +92,7 @@ class Ccs:
         self.version = struct.unpack_from('<H', data, 0x2c)[0]
         self.names, self.objs, self.clumps = [], {}, []
         self.ext, self.models, self.animes = {}, {}, []
+        self.morphers = []      # (MPH_, base MDL_), in file order
         o = 8 + 4 * struct.unpack_from('<I', data, 4)[0]
         while o + 8 <= len(data):
             kind, _tag, size = struct.unpack_from('<HHI', data, o)
@@ -104,6 +106,8 @@ class Ccs:
             elif kind == 0x0900:
                 obj, n = struct.unpack_from('<IH', data, p)
                 self.clumps.append(struct.unpack_from('<%dI' % n, data, p + 8))
+            elif kind == 0x1900:
+                self.morphers.append(struct.unpack_from('<II', data, p))
             elif kind == 0x0a00:
                 obj, parent, target = struct.unpack_from('<III', data, p)
                 self.ext[obj] = target
@@ -192,7 +196,7 @@ class Ccs:
     def read_anime(self, p):
         d = self.d
         obj, frames, words = struct.unpack_from('<III', d, p)
-        a = dict(object=obj, frames=frames, ctl={}, fobj={})
+        a = dict(object=obj, frames=frames, ctl={}, fobj={}, morph={})
         q, end, top = p + 12, p + 12 + 4 * words, 0
         while q + 8 <= end:
             kind, _tag, size = struct.unpack_from('<HHI', d, q)
@@ -209,6 +213,12 @@ class Ccs:
                 v = struct.unpack_from('<9f', d, r + 8)
                 a['fobj'].setdefault(target, []).append(
                     (top, v[0:3], v[3:6], v[6:9]))
+            elif kind == 0x1901:
+                mph, n = struct.unpack_from('<IH', d, r)
+                n = min(n, (4 * size - 8) // 8)
+                pairs = [struct.unpack_from('<If', d, r + 8 + 8 * i)
+                         for i in range(n)]
+                a['morph'].setdefault(mph, []).append((top, pairs))
             q = r + 4 * size
         self.animes.append(a)
 
@@ -284,7 +294,44 @@ class Ccs:
                 return c
         return None
 
-    def model_world(self, model, owner, world):
+    def fits(self, base, target):
+        """A target moves the base's vertices one for one: the same
+        mmats, the same vertex counts; a skin base is not morphed."""
+        if target not in self.models:
+            return False
+        bm, tm = self.models[base][1], self.models[target][1]
+        return (len(bm) == len(tm) and
+                all(b[0] in ('rigid', 'bone') and len(b[1]) == len(t[1])
+                    for b, t in zip(bm, tm)))
+
+    def morph_of(self, model):
+        """(MPH_, fitting targets in first-named order) of the first
+        morpher whose base is model, or None."""
+        mph = next((m for m, b in self.morphers if b == model), None)
+        if mph is None:
+            return None
+        named = []
+        for a in self.animes:
+            for _top, pairs in a['morph'].get(mph, []):
+                named += [t for t, _w in pairs if t and t not in named]
+        return mph, [t for t in named if self.fits(model, t)]
+
+    def morph_weights(self, anime, f, model):
+        """{target: weight} of model's morpher at frame f: the latest
+        F_Morpher record at or before f holds; 0 before any and for the
+        targets it does not name."""
+        m = self.morph_of(model)
+        if m is None or anime is None:
+            return {}
+        mph, targets = m
+        out = {t: 0.0 for t in targets}
+        recs = [r for r in anime['morph'].get(mph, []) if r[0] <= f]
+        for t, w in (recs[-1][1] if recs else []):
+            if t in out:
+                out[t] = w if math.isfinite(w) else 0.0
+        return out
+
+    def model_world(self, model, owner, world, weights=None):
         """Game world positions of a model owned by object `owner`, one
         per vertex in file order, how many skin vertices have entries
         that disagree, and how many vertices follow a slot past the
@@ -294,7 +341,10 @@ class Ccs:
         node_w = lambda s: world.get(clump[s], np.eye(4)) if s < len(clump) \
             else None
         out, disagree, noslot = [], 0, 0
-        for kind, v, extra in mm:
+        for i, (kind, v, extra) in enumerate(mm):
+            if kind in ('rigid', 'bone'):
+                for t, wt in (weights or {}).items():
+                    v = v + wt * (self.models[t][1][i][1] - mm[i][1])
             if kind == 'rigid':
                 out.append(apply(world.get(owner, np.eye(4)), v))
             elif kind == 'bone':

@@ -5,11 +5,14 @@
     glbcheck.py SCENE.glb SOURCE.ccs [--frames 0,10,20] [--tol 1e-3]
                 [--ignore-f-obj]
     glbcheck.py --info SOURCE.ccs [MDL_name]
+    glbcheck.py --morph SOURCE.ccs
 
 --info prints what the tests expect of a file, from the CCSF alone:
 obj_chunks, clump_nodes (the largest clump), anime_frames (the first Anime
 chunk), models; with a model's name, its frame-0 world positions as the
 posed model.obj should hold them: vertices=N bbox=X0,Y0,Z0,X1,Y1,Z1.
+--morph prints the shape keys Blender should make of the file's morph
+targets and their values at frames, as blender_import.py expectations.
 
 Two readers that share nothing with ccsfs: a glTF 2.0 binary reader
 (gltfread.py: accessors, animation sampling, node world matrices,
@@ -17,7 +20,9 @@ skinning) and a CCSF reader (ccsread.py: Obj, Clump, ExtObj, Model and
 Anime chunks) that poses the scene the way FORMATS.md says the game
 does.  Every mesh of the GLB is put in
 world space at each frame and compared with the game's world positions
-of its model turned from Z-up to Y-up (R_x(-90) * game).  Exit 1 on
+of its model turned from Z-up to Y-up (R_x(-90) * game), a morph base's
+vertices moved by its F_Morpher weights, which must be the GLB's
+weights at that frame, target by target.  Exit 1 on
 mismatches beyond the skin vertices whose entries disagree (which no
 inverse bind matrix can follow once the joints move), 2 on a bad file.
 
@@ -71,6 +76,30 @@ def info(argv):
     return 0
 
 
+def morph_info(argv):
+    """What Blender should show of the morph bases that have an owner:
+    shape_keys=N shape_key_curves=N, then key=F,NAME,W for every target at
+    each F_Morpher record's frame of the first Anime chunk and two frames
+    after it (a record holds until the next)."""
+    ccs = Ccs(open(argv[0], 'rb').read())
+    placed = {m for _p, m in ccs.objs.values()}
+    keys, curves, out = 0, 0, []
+    anime = ccs.animes[0] if ccs.animes else None
+    for mph, base in ccs.morphers:
+        m = ccs.morph_of(base) if base in placed else None
+        if not m or not m[1] or m[0] != mph:
+            continue
+        keys += len(m[1])
+        recs = anime['morph'].get(mph, []) if anime else []
+        curves += len(m[1]) if recs else 0
+        for f in sorted({0} | {r[0] + d for r in recs for d in (0, 2)}):
+            for t, w in ccs.morph_weights(anime, f, base).items():
+                out.append('key=%d,%s,%g' % (f, ccs.name(t), w))
+    print(' '.join(['shape_keys=%d' % keys, 'shape_key_curves=%d' % curves]
+                   + out))
+    return 0
+
+
 def parse_args(argv):
     opt = dict(frames=[0, 10, 20], tol=1e-3, use_fobj=True, files=[])
     it = iter(argv)
@@ -120,9 +149,30 @@ class Tally:
         self.dis0 = {}          # vertices allowed to drift, by model
 
 
+def check_weights(glb, ccs, i, game, wv, f):
+    """Node i's morph weights wv against the game's {target: weight},
+    target by target (by the mesh's targetNames); 1 when they differ."""
+    mesh = glb.json['meshes'][glb.nodes[i]['mesh']]
+    names = mesh.get('extras', {}).get('targetNames', [])
+    if not game and not len(wv):
+        return 0
+    got = {}
+    for nm, w in zip(names, wv):
+        got[ccs.names.index(nm) if nm in ccs.names else nm] = float(w)
+    bad = set(got) != set(game) or any(
+        abs(got[t] - game[t]) > 1e-6 for t in game)
+    show = lambda d: ' '.join('%s=%g' % (ccs.name(t) if isinstance(t, int)
+                                         else t, w) for t, w in d.items())
+    print('frame %d %s: morph weights %s (game: %s)%s' % (
+        f, glb.nodes[i].get('name'), show(got) or '-', show(game) or '-',
+        ' MISMATCH' if bad else ''))
+    return int(bad)
+
+
 def check_frame(glb, ccs, k, anime, f, opt, tally):
     up = rx(-90)        # game Z-up to glTF Y-up, as the root node turns it
     gw = glb.worlds(k, f / 30.0)
+    ws = glb.sample_weights(k, f / 30.0)
     world = ccs.world(anime, f, opt['use_fobj'])
     disagree = 0
     for i, n in enumerate(glb.nodes):
@@ -133,12 +183,15 @@ def check_frame(glb, ccs, k, anime, f, opt, tally):
             print('node %d %r: no such object or model' % (i, n.get('name')))
             tally.bad += 1
             continue
-        want, dis, noslot = ccs.model_world(model, owner, world)
+        game = ccs.morph_weights(anime, f, model)
+        wv = ws.get(i, glb.default_weights(i))
+        tally.bad += check_weights(glb, ccs, i, game, wv, f)
+        want, dis, noslot = ccs.model_world(model, owner, world, game)
         want = apply(up, want)
         disagree += dis
         if f == 0:
             tally.dis0[model] = dis + noslot
-        got = glb.mesh_world_positions(i, gw)
+        got = glb.mesh_world_positions(i, gw, wv)
         size = float(np.ptp(want, axis=0).max()) if len(want) else 0
         tol = opt['tol'] * max(size, 1.0)
         miss, how = mismatches(got, want, tol)
@@ -158,6 +211,8 @@ def check_frame(glb, ccs, k, anime, f, opt, tally):
 def main(argv):
     if argv[:1] == ['--info']:
         return info(argv[1:])
+    if argv[:1] == ['--morph']:
+        return morph_info(argv[1:])
     opt = parse_args(argv)
     if len(opt['files']) != 2:
         print(__doc__.strip().split('\n\n')[0], file=sys.stderr)

@@ -3,8 +3,8 @@
 """gltfread.py - a glTF 2.0 binary read for glbcheck.py with numpy alone:
 the JSON and BIN chunks, accessors of every componentType (normalized,
 strided, sparse), animations sampled at a time (STEP, LINEAR with slerp,
-CUBICSPLINE; clamped outside the keys), node world matrices and skinned
-positions."""
+CUBICSPLINE; clamped outside the keys), node world matrices, morph
+targets and skinned positions."""
 import json
 import math
 import struct
@@ -99,6 +99,35 @@ class Glb:
                              tgt['path'] == 'rotation', t)
         return out
 
+    def sample_weights(self, anim, t):
+        """{node: weights} of animation `anim`'s weights channels at t s
+        (STEP, LINEAR or CUBICSPLINE, one value per morph target)."""
+        if anim is None:
+            return {}
+        a = self.json['animations'][anim]
+        out = {}
+        for ch in a['channels']:
+            tgt = ch['target']
+            if 'node' not in tgt or tgt['path'] != 'weights':
+                continue
+            s = a['samplers'][ch['sampler']]
+            times = self.accessor(s['input'])[:, 0]
+            interp = s.get('interpolation', 'LINEAR')
+            per = 3 if interp == 'CUBICSPLINE' else 1
+            vals = self.accessor(s['output']).reshape(len(times) * per, -1)
+            out[tgt['node']] = sample_curve(times, vals, interp, False, t)
+        return out
+
+    def default_weights(self, i):
+        """Node i's morph weights with no animation: the node's, else its
+        mesh's, else 0 for every target."""
+        n = self.nodes[i]
+        mesh = self.json['meshes'][n['mesh']]
+        count = len(mesh['primitives'][0].get('targets', [])) \
+            if mesh['primitives'] else 0
+        w = n.get('weights', mesh.get('weights', [0.0] * count))
+        return np.asarray(w, float)
+
     # -- transforms
 
     def local(self, i, over=None):
@@ -126,10 +155,13 @@ class Glb:
             walk(r, np.eye(4))
         return world
 
-    def mesh_world_positions(self, i, world):
+    def mesh_world_positions(self, i, world, weights=None):
         """Positions of node i's mesh (every primitive, in order) in world
-        space: skinned as sum(w * jointWorld * IBM * p), else world * p."""
+        space, morphed by `weights` (else the defaults) and then skinned
+        as sum(w * jointWorld * IBM * p), else world * p."""
         n = self.nodes[i]
+        if weights is None:
+            weights = self.default_weights(i)
         mesh = self.json['meshes'][n['mesh']]
         skin = self.json['skins'][n['skin']] if 'skin' in n else None
         if skin:
@@ -144,6 +176,9 @@ class Glb:
         for prim in mesh['primitives']:
             attr = prim['attributes']
             p = self.accessor(attr['POSITION'])
+            for w, tg in zip(weights, prim.get('targets', [])):
+                if 'POSITION' in tg:
+                    p = p + w * self.accessor(tg['POSITION'])
             ph = np.hstack([p, np.ones((len(p), 1))])
             if skin:
                 acc = np.zeros((len(p), 4))

@@ -3,7 +3,8 @@
 """test_glbcheck.py - glbcheck.py's glTF reader on a GLB made here, whose
 sampled values are worked out by hand: one joint, one animation, one
 skinned triangle under a Z-up root; and its CCSF reader on a CCSF file
-made here, with object controllers whose pose at a frame is known.
+made here, with object controllers whose pose at a frame is known;
+morph targets and their weights on both sides.
 TAP output.
 
     test_glbcheck.py [OUT.glb]      OUT.glb: also keep the file made
@@ -198,5 +199,105 @@ check('game pose at frame 5: OBJ_b = parent * T(1, 0, 0)', w[2][:3, 3],
       [5, 1, 0])
 check('game pose past the last key holds it', ccs.world(ccs.animes[0], 30)[1][:3, 3],
       [10, 0, 0])
+
+
+def make_morph_glb():
+    """A triangle with two morph targets (mesh weights 0.25, 0) and a STEP
+    weights channel: (0, 0) at 0 s, (1, 0.5) at 1 s."""
+    bin_, views, accs = bytearray(), [], []
+
+    def acc(vals, typ, count, **kw):
+        views.append(dict(buffer=0, byteOffset=len(bin_),
+                          byteLength=4 * len(vals)))
+        bin_.extend(struct.pack('<%df' % len(vals), *vals))
+        accs.append(dict(bufferView=len(views) - 1, componentType=5126,
+                         type=typ, count=count, **kw))
+        return len(accs) - 1
+    pos = acc([0, 0, 0, 1, 0, 0, 0, 1, 0], 'VEC3', 3)
+    up = acc([0, 0, 1] * 3, 'VEC3', 3)
+    out = acc([1, 0, 0, 2, 0, 0, 3, 0, 0], 'VEC3', 3)
+    t = acc([0, 1], 'SCALAR', 2)
+    w = acc([0, 0, 1, 0.5], 'SCALAR', 4)
+    doc = dict(
+        asset=dict(version='2.0'), scene=0, scenes=[dict(nodes=[0])],
+        nodes=[dict(name='M', mesh=0)],
+        meshes=[dict(primitives=[dict(attributes=dict(POSITION=pos),
+                                      targets=[dict(POSITION=up),
+                                               dict(POSITION=out)])],
+                     weights=[0.25, 0])],
+        animations=[dict(samplers=[dict(input=t, output=w,
+                                        interpolation='STEP')],
+                         channels=[dict(sampler=0, target=dict(
+                             node=0, path='weights'))])],
+        accessors=accs, bufferViews=views,
+        buffers=[dict(byteLength=len(bin_))])
+    js = json.dumps(doc).encode()
+    js += b' ' * (-len(js) % 4)
+    out = struct.pack('<4sII', b'glTF', 2, 12 + 8 + len(js) + 8 + len(bin_))
+    out += struct.pack('<II', len(js), 0x4E4F534A) + js
+    return out + struct.pack('<II', len(bin_), 0x004E4942) + bytes(bin_)
+
+
+g = glbcheck.Glb(make_morph_glb())
+check('morph: default weights are the mesh\'s', g.default_weights(0),
+      [0.25, 0])
+check('morph: STEP weights hold the first key until the second',
+      g.sample_weights(0, 0.5)[0], [0, 0])
+check('morph: STEP weights at the second key', g.sample_weights(0, 1)[0],
+      [1, 0.5])
+check('morph: positions plus the weighted target deltas',
+      g.mesh_world_positions(0, g.worlds(None), [1, 0.5]),
+      [[0.5, 0, 1], [2, 0, 1], [1.5, 1, 1]])
+
+
+def model_chunk(obj, mtype, pos):
+    """A one-mmat rigid model of mtype 0x600 or 0x601 (normals only),
+    vertex scale 4096: positions are the s16 values."""
+    body = struct.pack('<IfHH', obj, 4096.0, mtype, 1) + b'\0' * 8
+    body += struct.pack('<III', 0, 0, len(pos))
+    raw = b''.join(struct.pack('<3h', *v) for v in pos)
+    body += raw + b'\0' * (-len(raw) % 4) + struct.pack('<I', 1 << 24) * len(pos)
+    return chunk(0x800, body)
+
+
+def make_morph_ccs():
+    """OBJ_m carries MDL_base; MPH_m morphs it toward MDL_t1 and MDL_t2
+    (MDL_bad has a vertex too few); F_Morpher: t1 0.5 and bad 1 at frame
+    0, t2 1 at frame 5."""
+    hdr = b'CCSF' + b't'.ljust(32, b'\0') + struct.pack('<HHIII', 0x100, 0,
+                                                       1, 1, 0)
+    names = [b'', b'OBJ_m', b'MDL_base', b'MDL_t1', b'MDL_t2', b'MDL_bad',
+             b'MPH_m', b'ANM_m']
+    idx = struct.pack('<II', 1, len(names)) + b'\0' * 32 + b''.join(
+        nm.ljust(30, b'\0') + struct.pack('<H', 0) for nm in names)
+    base = [(0, 0, 0), (4, 0, 0), (0, 4, 0)]
+    f_m = lambda *pairs: chunk(0x1901, struct.pack('<IHH', 6, len(pairs), 0) +
+                               b''.join(struct.pack('<If', *p) for p in pairs))
+    body = (chunk(0xff01, struct.pack('<I', 0)) + f_m((3, 0.5), (5, 1.0)) +
+            chunk(0xff01, struct.pack('<I', 5)) + f_m((4, 1.0)) +
+            chunk(0xff01, struct.pack('<I', 0xffffffff)))
+    anime = struct.pack('<III', 7, 10, len(body) // 4) + body
+    return (chunk(1, hdr) + chunk(2, idx) +
+            model_chunk(2, 0x601, base) +
+            model_chunk(3, 0x600, [(x, y, z + 2) for x, y, z in base]) +
+            model_chunk(4, 0x601, [(2 * x, y, z) for x, y, z in base]) +
+            model_chunk(5, 0x600, base[:2]) +
+            chunk(0x1900, struct.pack('<II', 6, 2)) +
+            chunk(0x100, struct.pack('<III', 1, 0, 2)) +
+            chunk(0x700, anime) + chunk(5, struct.pack('<I', 1)) +
+            chunk(0xff01, struct.pack('<I', 0xffffffff)))
+
+
+ccs = glbcheck.Ccs(make_morph_ccs())
+check('CCSF: the morpher\'s fitting targets, first named first',
+      ccs.morph_of(2)[1], [3, 4])
+a = ccs.animes[0]
+check('CCSF: F_Morpher weights at frame 3 (t1 0.5, t2 not named: 0)',
+      [ccs.morph_weights(a, 3, 2)[t] for t in (3, 4)], [0.5, 0])
+check('CCSF: the record at frame 5 holds from there',
+      [ccs.morph_weights(a, 9, 2)[t] for t in (3, 4)], [0, 1])
+check('CCSF: morphed positions at frame 3: z up by 0.5 * 2',
+      ccs.model_world(2, 1, ccs.world(a, 3), ccs.morph_weights(a, 3, 2))[0],
+      [[0, 0, 1], [4, 0, 1], [0, 4, 1]])
 print('1..%d' % n)
 sys.exit(1 if failed else 0)

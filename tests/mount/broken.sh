@@ -76,6 +76,11 @@ check "badanim: the material controller after it still shows" sh -c \
 	"grep -A1 '^0 material-ctl MAT_badanim ' '$a/ANM_badkeys/anime.txt' | grep -qx '  v: constant 0.25'"
 check "badanim: the end Top still shows" grep -qx -- '-2 top - frame=-2' "$a/ANM_badkeys/anime.txt"
 check_fails "badanim: no error.txt for the member (it walks)" test -e "$a/error.txt"
+check "badanim: MPH_badanim's error.txt names the morph target that does not fit" \
+	grep -qx 'scene.glb: morph target MDL_badtgt left out: mmat 0 has 7 vertices, the base 10' "$a/MPH_badanim/error.txt"
+check "badanim: scene.glb's extras leave it out too" \
+	grep -qa '"left_out":\[[^]]*"MDL_badtgt: morph target of MDL_badanim (MPH_badanim): mmat 0 has 7 vertices, the base 10"' "$a/scene.glb"
+check_fails "badanim: its base mesh has no morph targets" grep -qa '"targets"' "$a/scene.glb"
 
 check_eq "listing marks the broken members" "badcrc broken cut broken badsize broken isize4g broken " \
 	"$(awk '$2 != "ok" && NR > 1 { printf "%s %s ", $1, $2 }' "$mnt/%members.txt")"

@@ -3,7 +3,8 @@
 # scene.sh - every scene.glb of the sample disc through real clients: the
 # Khronos validator (no errors), glbcheck.py (its meshes sit where the
 # game's pose puts them, at frame 0 and later), and Blender's importer (a
-# character's mesh, armature, image and action; a posed model.obj).
+# character's mesh, armature, image and action; a posed model.obj; the
+# shape keys of morph targets' bases and their actions).
 #
 # By hand: make check TESTS=tests/mount/scene.sh
 . "${TESTS_SRCDIR:-$(dirname "$0")/..}/mount/lib.sh"
@@ -67,6 +68,19 @@ if [ -n "$mdl" ]; then
 else
 	not_ok "$c has a bone or skin model"
 fi
+# Morph targets: a base mesh has a shape key per target, named after it,
+# and the action moves them as the F_Morpher records say (glbcheck
+# --morph reads them from the .ccs): xasc02's rigid model, chr000's bone
+# model (skinned).
+for m in xasc02 chr000; do
+	d=$mnt/DATA/DATA.BIN/$m
+	want=$("$PY" "$gltf/glbcheck.py" --morph "$d/$m.ccs")
+	keys=$(echo "$want" | cut -d' ' -f1)
+	check "$m has morph targets that fit ($keys)" test "$keys" != shape_keys=0
+	# shellcheck disable=SC2086
+	check "Blender imports $m/scene.glb: shape keys that animate" \
+		blend "$d/scene.glb" meshes=1+ $want
+done
 check "unmounts cleanly" unmount "$mnt"
 
 done_testing
