@@ -52,20 +52,11 @@ void model_pose_vertex(const struct model_mesh *m,
 }
 
 void model_pose_normal(const struct model_vertex *v, const struct pose *p,
-		       const struct pose_clump *c, double out[3])
+		       const struct pose_clump *c, float out[3])
 {
-	const double *t = pose_slot_world(p, c, v->node);
-	double n[3] = { v->normal[0], v->normal[1], v->normal[2] };
-	for (int i = 0; i < 3; i++)
-		out[i] = t[i] * n[0] + t[4 + i] * n[1] + t[8 + i] * n[2];
-	double l = sqrt(out[0] * out[0] + out[1] * out[1] + out[2] * out[2]);
-	if (!(l > 1e-9) || !isfinite(l)) {
-		out[0] = out[1] = 0;
-		out[2] = 1;
-		return;
-	}
-	for (int i = 0; i < 3; i++)
-		out[i] /= l;
+	double n[3] = { v->normal[0], v->normal[1], v->normal[2] }, r[3];
+	xform_turn(pose_slot_world(p, c, v->node), n, r);
+	xform_unit(r, out);
 }
 
 int model_pose(struct model_mesh *m, const struct pose *p,
@@ -82,13 +73,11 @@ int model_pose(struct model_mesh *m, const struct pose *p,
 		for (uint32_t k = 0; turns && k < mm->vertex_count; k++) {
 			uint32_t at = mm->first_vertex + k;
 			struct model_vertex *v = &m->vertices[at];
-			double o[3], n[3];
+			double o[3];
 			model_pose_vertex(m, mm, v, p, c, o, NULL);
-			model_pose_normal(v, p, c, n);
-			for (int a = 0; a < 3; a++) {
+			model_pose_normal(v, p, c, m->posed_normal[at]);
+			for (int a = 0; a < 3; a++)
 				v->pos[a] = isfinite(o[a]) ? (float)o[a] : 0;
-				m->posed_normal[at][a] = (float)n[a];
-			}
 		}
 	}
 	return 0;

@@ -23,7 +23,7 @@ void model_pose_vertex(const struct model_mesh *m,
 /* Vertex v's normal turned by its clump slot's world matrix, unit
  * length ((0, 0, 1) for a zero normal). */
 void model_pose_normal(const struct model_vertex *v, const struct pose *p,
-		       const struct pose_clump *c, double out[3]);
+		       const struct pose_clump *c, float out[3]);
 
 /* Moves every bone and skin vertex of the mesh into the world, posed by
  * the clump, and fills m->posed_normal; rigid and shadow vertices stay

@@ -63,19 +63,6 @@ static int prim_alloc(struct prim *p, const struct model_mmat *mm,
 	return 0;
 }
 
-/* Normal bytes are s8 / 64 and not unit length; glTF wants unit. */
-static void put_normal(float *o, const double n[3])
-{
-	double l = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
-	if (!(l > 1e-9) || !isfinite(l)) {
-		o[0] = o[1] = 0;
-		o[2] = 1;
-		return;
-	}
-	for (int i = 0; i < 3; i++)
-		o[i] = (float)(n[i] / l);
-}
-
 /* What every vertex carries besides its place: normal (turned by `turn`
  * when skinned), colour (0x80 = 1.0) and ST (T = 0 is the bottom row). */
 static void put_attributes(struct prim *p, uint32_t k,
@@ -83,10 +70,9 @@ static void put_attributes(struct prim *p, uint32_t k,
 {
 	if (p->normal) {
 		double n[3] = { v->normal[0], v->normal[1], v->normal[2] }, r[3];
-		for (int i = 0; turn && i < 3; i++)
-			r[i] = turn[i] * n[0] + turn[4 + i] * n[1] +
-			       turn[8 + i] * n[2];
-		put_normal(p->normal + 3 * k, turn ? r : n);
+		/* s8 / 64 and not unit length; glTF wants unit. */
+		xform_turn(turn, n, r);
+		xform_unit(r, p->normal + 3 * k);
 	}
 	/* 0x80 is 1.0: twice the byte, clamped, as the PNG's alpha is. */
 	for (int i = 0; p->colour && i < 4; i++)

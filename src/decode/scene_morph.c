@@ -107,21 +107,6 @@ void scene_morph_begin(struct scene_build *b, const struct model_mesh *base,
 		mm->sm = sm;
 }
 
-static void unit(float o[3], const double n[3])
-{
-	double l = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
-	for (int i = 0; i < 3; i++)
-		o[i] = l > 1e-9 && isfinite(l) ? (float)(n[i] / l) : i == 2;
-}
-
-/* v by the linear part of the column-major turn, or as it is. */
-static void turn_by(const double *turn, const double v[3], double o[3])
-{
-	for (int i = 0; i < 3; i++)
-		o[i] = turn ? turn[i] * v[0] + turn[4 + i] * v[1] +
-		       turn[8 + i] * v[2] : v[i];
-}
-
 static float fin(double f)
 {
 	return isfinite(f) ? (float)f : 0;
@@ -143,7 +128,7 @@ static bool deltas(struct scene_build *b, const struct model_mesh *base,
 		double d[3], r[3];
 		for (int c = 0; c < 3; c++)
 			d[c] = (double)w->pos[c] - v->pos[c];
-		turn_by(turn, d, r);
+		xform_turn(turn, d, r);
 		for (int c = 0; c < 3; c++)
 			pos[3 * k + c] = fin(r[c]);
 		if (!normals)
@@ -154,10 +139,10 @@ static bool deltas(struct scene_build *b, const struct model_mesh *base,
 			nb[c] = v->normal[c];
 			nt[c] = w->normal[c];
 		}
-		turn_by(turn, nb, tb);
-		turn_by(turn, nt, tt);
-		unit(ub, tb);
-		unit(ut, tt);
+		xform_turn(turn, nb, tb);
+		xform_turn(turn, nt, tt);
+		xform_unit(tb, ub);
+		xform_unit(tt, ut);
 		for (int c = 0; c < 3; c++)
 			normal[3 * k + c] = ut[c] - ub[c];
 	}

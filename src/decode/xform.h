@@ -21,6 +21,12 @@ void xform_trs(xform m, const float t[3], const float r_deg[3],
 	       const float s[3]);
 /* out = m * (p, 1). */
 void xform_point(const xform m, const float p[3], double out[3]);
+/* out = m's linear part * v: a direction (a normal) turned; with m NULL,
+ * v as it is. */
+void xform_turn(const double *m, const double v[3], double out[3]);
+/* v at unit length, as glTF's normals must be; (0, 0, 1) for a zero or
+ * not finite v. */
+void xform_unit(const double v[3], float out[3]);
 /* The inverse; false (out the identity) when m is singular. */
 bool xform_invert(xform out, const xform m);
 

@@ -260,7 +260,7 @@ static void posed_normal_turns_with_its_node(void **state)
 	assert_int_equal(pose_build(&f.s, f.file, f.len, &p), 0);
 	const struct pose_clump *c = &p.clumps[0];
 	struct model_vertex v = { .normal = { 64, 0, 0 }, .node = 1 };
-	double n[3];
+	float n[3];
 	model_pose_normal(&v, &p, c, n);
 	NEAR(n[0], cos(16383 * 2 * M_PI / 65536));
 	NEAR(n[1], sin(16383 * 2 * M_PI / 65536));
