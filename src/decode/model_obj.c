@@ -225,6 +225,8 @@ static void put_obj_head(struct writer *w)
 			"the faces of node slot N\n");
 }
 
+#define OBJ_RESERVE_MAX ((size_t)64 << 20)
+
 int model_mesh_obj(const struct model_mesh *m, const struct model_env *env,
 		   struct strbuf *obj, struct strbuf *mtl)
 {
@@ -234,6 +236,15 @@ int model_mesh_obj(const struct model_mesh *m, const struct model_env *env,
 		mtl_set_free(&w.mats);
 		return -ENOMEM;
 	}
+	/* Room for the whole text at once: a large model's doubling buffer
+	 * faulted in and copied twice what it ended with.  A v, vt and vn
+	 * line a vertex and an f line a face stay under these; more room
+	 * than is used costs no page; past 64 MiB the buffer grows as it
+	 * goes, so a huge model never fails on a guess. */
+	uint64_t guess = 4096 + (uint64_t)m->vertex_count * 96 +
+			 (uint64_t)m->face_count * 48;
+	sb_reserve(obj, guess < OBJ_RESERVE_MAX ? (size_t)guess
+						: OBJ_RESERVE_MAX);
 	put_obj_head(&w);
 	for (uint32_t i = 0; i < m->mmat_count; i++)
 		put_mmat(&w, &m->mmats[i], i);

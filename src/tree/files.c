@@ -89,15 +89,19 @@ static void queue_named(struct fs *fs, struct node *up, size_t from,
 
 /* A listing (ls -l, a file manager) stats a folder's files in order, and
  * each unknown size means making the file: while this thread makes one,
- * the workers make the next ones, so both cores are busy.  Only a stat
- * that has to make starts this, so a listing of names (find) makes
- * nothing. */
+ * the workers make the next ones, so both cores are busy.  It starts at
+ * the second stat in a row that has to make a file of the same folder,
+ * so neither a listing of names (find) nor a reader of one file a folder
+ * (every model.obj) makes what it will not ask for. */
 static void stat_ahead(struct fs *fs, struct node *n)
 {
 	struct node *dir = n->parent;
 	size_t i;
-	if (readahead_on_worker() || !dir || !dir_ready(dir) ||
-	    tree_kid_named(dir, n->name, &i) != n)
+	if (readahead_on_worker())
+		return;
+	struct node *prev = atomic_exchange(&fs->last_stat, n);
+	if (!prev || prev == n || prev->parent != dir || !dir ||
+	    !dir_ready(dir) || tree_kid_named(dir, n->name, &i) != n)
 		return;
 	unsigned queued = 0;
 	for (size_t j = i + 1; j < dir->u.dir.nkids && queued < STAT_AHEAD;

@@ -114,6 +114,7 @@ struct fs {
 	pthread_mutex_t arena_lock;
 	struct readahead readahead;
 	_Atomic(struct node *) last_made;       /* a reader's last new file */
+	_Atomic(struct node *) last_stat;       /* the last stat that made */
 };
 
 int fs_init(struct fs *fs, size_t cache_size);
