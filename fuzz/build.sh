@@ -27,7 +27,7 @@ REPLAY_CC=${REPLAY_CC:-gcc}
 REPLAY_SAN=${REPLAY_SAN--fsanitize=address,undefined -fno-sanitize-recover=all}
 SHELL_CMD=/bin/sh
 
-TARGETS="archive gzip iso ccsf chunk_text texture model fdtbl anime scene"
+TARGETS="archive gzip iso ccsf chunk_text texture model fdtbl anime scene dbmod cutscene names"
 # The format library (libccsfs_format.a's folders): the harnesses reach
 # nothing above it.
 LIBSRC=$(cd "$SRCDIR/src" && ls util/*.c io/*.c archive/*.c ccsf/*.c decode/*.c | sed 's/\.c$//')
@@ -43,7 +43,7 @@ PKG_LIBS="$(pkg-config --libs $PKGS) -lm"
 # Inputs up to this many bytes: ISO images and archives need room.
 max_len() {
 	case $1 in
-	iso|archive|ccsf) echo 65536 ;;
+	iso|archive|ccsf|cutscene|dbmod) echo 65536 ;;
 	*) echo 16384 ;;
 	esac
 }

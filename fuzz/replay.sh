@@ -12,7 +12,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 srcfuzz=${TESTS_SRCDIR:+$TESTS_SRCDIR/../fuzz}
 srcfuzz=${srcfuzz:-$here}
 bindir=${FUZZ_REPLAY_DIR:-$(dirname "${CCSFS:-$PWD/ccsfs}")/fuzz}
-targets=${FUZZ_TARGETS:-archive gzip iso ccsf chunk_text texture model fdtbl anime scene}
+# The targets are build.sh's: one list.
+targets=${FUZZ_TARGETS:-$(sed -n 's/^TARGETS="\(.*\)"$/\1/p' "$here/build.sh")}
 
 echo "1..$(echo $targets | wc -w)"
 n=0 failed=0
