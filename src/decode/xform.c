@@ -65,24 +65,6 @@ void xform_point(const xform m, const float p[3], double out[3])
 }
 
 /* Gauss-Jordan with partial pivoting: the matrices are small and few. */
-void xform_turn(const double *m, const double v[3], double out[3])
-{
-	double r[3];
-	for (int i = 0; i < 3; i++)
-		r[i] = m ? m[i] * v[0] + m[4 + i] * v[1] + m[8 + i] * v[2]
-			 : v[i];
-	for (int i = 0; i < 3; i++)
-		out[i] = r[i];
-}
-
-void xform_unit(const double v[3], float out[3])
-{
-	double l = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-	bool ok = l > 1e-9 && isfinite(l);
-	for (int i = 0; i < 3; i++)
-		out[i] = ok ? (float)(v[i] / l) : i == 2;
-}
-
 bool xform_invert(xform out, const xform m)
 {
 	double a[4][8];
