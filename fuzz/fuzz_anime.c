@@ -28,9 +28,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(rec, data + 1, len);
 	struct anime_controller c;
-	char why[ANIME_WHY];
-	int rc = anime_controller_parse(kind, rec, len, &c, why, sizeof why);
-	if (rc < 0 && (!why[0] || !memchr(why, 0, sizeof why)))
+	struct reason why = { "" };
+	int rc = anime_controller_parse(kind, rec, len, &c, &why);
+	if (rc < 0 && (!why.text[0] || !memchr(why.text, 0, sizeof why.text)))
 		abort();
 	if (c.field_count > ANIME_MAX_FIELDS)
 		abort();

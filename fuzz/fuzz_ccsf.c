@@ -37,7 +37,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct ccsf_scene s;
 	int rc = ccsf_walk(data, size, &s);
-	if (rc == 0 && s.error[0])
+	if (rc == 0 && s.error.text[0])
 		abort();
 	for (uint32_t i = 0; i < s.chunk_count; i++) {
 		const struct ccsf_chunk *c = &s.chunks[i];

@@ -18,28 +18,28 @@
 #include "util/bytes.h"
 #include "util/strbuf.h"
 
-static void check_why(const char *why)
+static void check_why(const struct reason *why)
 {
-	if (!memchr(why, '\0', DBMOD_WHY))
+	if (!memchr(why->text, '\0', sizeof why->text))
 		abort();
 }
 
 static void each_model(const struct dbmod *db)
 {
-	char why[DBMOD_WHY];
+	struct reason why = { "" };
 	for (size_t i = 0; i < db->count; i++) {
 		struct dbmod_model m;
-		memset(why, 0x55, sizeof why);
-		if (dbmod_check(db, i, &m, why, sizeof why) == -EIO)
-			check_why(why);
+		memset(&why, 0x55, sizeof why);
+		if (dbmod_check(db, i, &m, &why) == -EIO)
+			check_why(&why);
 		size_t start, len;
-		if (dbmod_model_bytes(db, i, &start, &len, why, sizeof why) == 0
+		if (dbmod_model_bytes(db, i, &start, &len, &why) == 0
 		    && (start > db->len || len > db->len - start))
 			abort();
 		struct strbuf obj = STRBUF_INIT, mtl = STRBUF_INIT;
-		dbmod_model_text(db, i, &obj, why, sizeof why);
+		dbmod_model_text(db, i, &obj, &why);
 		sb_free(&obj);
-		dbmod_model_obj(db, i, &obj, &mtl, why, sizeof why);
+		dbmod_model_obj(db, i, &obj, &mtl, &why);
 		sb_free(&obj);
 		sb_free(&mtl);
 	}
@@ -61,9 +61,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		memcpy(p, data + 1, size - 1);
 	}
 	struct dbmod db;
-	char why[DBMOD_WHY];
-	memset(why, 0x55, sizeof why);
-	int rc = dbmod_open(&db, p, n, why, sizeof why);
+	struct reason why = { "" };
+	memset(&why, 0x55, sizeof why);
+	int rc = dbmod_open(&db, p, n, &why);
 	if (rc == 0) {
 		each_model(&db);
 		struct strbuf sb = STRBUF_INIT;
@@ -71,7 +71,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		sb_free(&sb);
 		dbmod_close(&db);
 	} else if (rc == -EIO) {
-		check_why(why);
+		check_why(&why);
 	}
 	free(p);
 	return 0;

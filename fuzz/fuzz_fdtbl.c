@@ -28,8 +28,8 @@ static void index_over_input(const struct fdtbl *t, const uint8_t *data,
 		return;
 	struct blob b = { fd, 0, size };
 	struct archive_index x;
-	char why[FDTBL_WHY];
-	if (archive_index_build(&b, t, &x, why, sizeof why) == 0) {
+	struct reason why = { "" };
+	if (archive_index_build(&b, t, &x, &why) == 0) {
 		for (size_t i = 0; i < x.count; i++) {
 			const struct archive_entry *e = &x.entries[i];
 			uint64_t end = i + 1 < x.count ? x.entries[i + 1].offset
@@ -52,8 +52,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    !memchr(boot, 0, sizeof boot))
 		abort();
 	struct elf_image e;
-	char why[ELF_WHY];
-	if (elf_open(&e, data, size, why, sizeof why) == 0) {
+	struct reason why = { "" };
+	if (elf_open(&e, data, size, &why) == 0) {
 		uint32_t v, s;
 		(void)elf_symbol(&e, "categoryFDTbl", &v, &s);
 		const char *n = elf_symbol_at(&e, v);
@@ -62,12 +62,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		const uint8_t *p = elf_at(&e, v, 16);
 		if (p && (p < data || p + 16 > data + size))
 			abort();
-	} else if (!memchr(why, 0, sizeof why) || !why[0]) {
+	} else if (!memchr(why.text, 0, sizeof why.text) || !why.text[0]) {
 		abort();
 	}
 	struct fdtbl t;
-	char twhy[FDTBL_WHY];
-	if (fdtbl_read(data, size, &t, twhy, sizeof twhy) == 0) {
+	struct reason twhy;
+	if (fdtbl_read(data, size, &t, &twhy) == 0) {
 		for (size_t i = 0; i < t.count; i++)
 			if (t.entries[i].category >= FDTBL_CATEGORIES ||
 			    t.entries[i].name[FDTBL_NAME] != 0)

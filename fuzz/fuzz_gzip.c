@@ -29,9 +29,9 @@ static void run(const struct blob *b, uint64_t extent, size_t max,
 	o->len = 0;
 	o->rc = gzip_inflate_member(b, 0, extent, max, keep ? &o->out : NULL,
 				    keep ? &o->len : NULL, &o->r);
-	if (o->len > max || (o->rc == 0 && o->r.error[0]) ||
-	    (o->rc && !o->r.error[0]) ||
-	    !memchr(o->r.error, '\0', sizeof o->r.error) ||
+	if (o->len > max || (o->rc == 0 && o->r.error.text[0]) ||
+	    (o->rc && !o->r.error.text[0]) ||
+	    !memchr(o->r.error.text, '\0', sizeof o->r.error.text) ||
 	    (o->len && !o->out))
 		abort();
 	/* Touch every byte handed back, so ASan sees a short buffer. */

@@ -63,17 +63,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	struct model_env env = { NULL, object_name, material, texture_path };
 	struct model_env none = { 0 };
-	char why[160];
+	struct reason why = { "" };
 	struct strbuf obj = STRBUF_INIT, mtl = STRBUF_INIT;
 	if (model_obj(chunk, len, version, data[0] & 4 ? &none : &env, &obj,
-		      data[0] & 8 ? NULL : &mtl, why, sizeof why) != 0 &&
-	    !memchr(why, '\0', sizeof why))
+		      data[0] & 8 ? NULL : &mtl, &why) != 0 &&
+	    !memchr(why.text, '\0', sizeof why.text))
 		abort();
 	sb_free(&obj);
 	sb_free(&mtl);
 	struct strbuf hit = STRBUF_INIT;
-	(void)hit_obj(chunk, len, data[0] & 4 ? NULL : &env, &hit, why,
-		      sizeof why);
+	(void)hit_obj(chunk, len, data[0] & 4 ? NULL : &env, &hit, &why);
 	sb_free(&hit);
 	free(chunk);
 	return 0;

@@ -21,9 +21,9 @@ static const struct png_text_entry text[] = {
 	{ "Comment", "\xe6\x96\x87\xe5\xad\x97 non-ASCII: iTXt" },
 };
 
-static void check_why(const char *why)
+static void check_why(const struct reason *why)
 {
-	if (!memchr(why, '\0', TEXTURE_WHY))
+	if (!memchr(why->text, '\0', sizeof why->text))
 		abort();
 }
 
@@ -40,49 +40,49 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint8_t *cchunk = fuzz_dup(data + 3 + tlen, rest - tlen);
 	if (!tchunk || !cchunk)
 		goto out;
-	char why[TEXTURE_WHY];
+	struct reason why = { "" };
 	struct palette pal;
 	struct clut clut;
-	memset(why, 0x55, sizeof why);
-	if (clut_parse(cchunk, rest - tlen, version, &clut, why) == 0) {
+	memset(&why, 0x55, sizeof why);
+	if (clut_parse(cchunk, rest - tlen, version, &clut, &why) == 0) {
 		if (clut.length > rest - tlen)
 			abort();
 		palette_from_clut(&clut, &pal);
 		uint8_t *png = NULL;
 		size_t png_len = 0;
 		size_t want = 0;
-		if (palette_png(&pal, text, 2, &png, &png_len, why) == 0 &&
+		if (palette_png(&pal, text, 2, &png, &png_len, &why) == 0 &&
 		    (!png || png_len < 8 ||
 		     palette_png_size(&pal, text, 2, &want) != 0 ||
 		     want != png_len))
 			abort();
 		free(png);
 	} else {
-		check_why(why);
+		check_why(&why);
 		memset(&pal, 0, sizeof pal);
 		pal.count = CLUT_MAX_COLOURS;
 		for (unsigned i = 0; i < CLUT_MAX_COLOURS; i++)
 			memset(pal.rgba[i], (int)i, 3), pal.rgba[i][3] = 255;
 	}
 	struct texture tex;
-	memset(why, 0x55, sizeof why);
-	if (texture_parse(tchunk, tlen, version, &tex, why) != 0) {
-		check_why(why);
+	memset(&why, 0x55, sizeof why);
+	if (texture_parse(tchunk, tlen, version, &tex, &why) != 0) {
+		check_why(&why);
 		goto out;
 	}
 	if (tex.length > tlen || tex.levels > TEXTURE_MAX_LEVELS)
 		abort();
 	for (unsigned n = 0; n <= tex.levels; n++) {   /* one past: -EINVAL */
 		struct indexed_image img;
-		memset(why, 0x55, sizeof why);
-		int rc = texture_decode(&tex, n, pal.count, &img, why);
+		memset(&why, 0x55, sizeof why);
+		int rc = texture_decode(&tex, n, pal.count, &img, &why);
 		if (rc == 0) {
 			uint8_t *png = NULL;
 			size_t png_len = 0;
 			size_t want = 0;
 			/* The size a listing gives is the size made. */
 			if (texture_png(&img, tex.psm, &pal, text, 2, &png,
-					&png_len, why) == 0 &&
+					&png_len, &why) == 0 &&
 			    (!png || texture_png_size(img.width, img.height,
 						      tex.psm, &pal, text, 2,
 						      &want) != 0 ||
@@ -90,7 +90,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				abort();
 			free(png);
 		} else {
-			check_why(why);
+			check_why(&why);
 		}
 		indexed_image_free(&img);
 	}

@@ -19,18 +19,18 @@
 
 /* Both tables' bytes, by symbol: u32 pointers and u64 offsets. */
 static int find_tables(const struct elf_image *e, const uint8_t **ptrs,
-		       const uint8_t **offs, char *why, size_t wl)
+		       const uint8_t **offs, struct reason *why)
 {
 	uint32_t pa, oa, size;
 	if (elf_symbol(e, "categoryFDTbl", &pa, &size) < 0 ||
 	    elf_symbol(e, "cateCDOfsTbl", &oa, &size) < 0) {
-		snprintf(why, wl, "no categoryFDTbl or cateCDOfsTbl symbol");
+		reason_set(why, "no categoryFDTbl or cateCDOfsTbl symbol");
 		return -ENOENT;
 	}
 	*ptrs = elf_at(e, pa, 4 * FDTBL_CATEGORIES);
 	*offs = elf_at(e, oa, 8 * FDTBL_CATEGORIES);
 	if (!*ptrs || !*offs) {
-		snprintf(why, wl, "categoryFDTbl or cateCDOfsTbl lies "
+		reason_set(why, "categoryFDTbl or cateCDOfsTbl lies "
 			 "outside the executable's loaded bytes");
 		return -EINVAL;
 	}
@@ -61,11 +61,11 @@ static int is_end(const uint8_t *r)
 }
 
 static int add_record(struct fdtbl *t, size_t *cap, const uint8_t *r,
-		      unsigned cat, uint64_t base, char *why, size_t wl)
+		      unsigned cat, uint64_t base, struct reason *why)
 {
 	uint32_t off = rd_u32le(r + FDTBL_NAME);
 	if (off % SECTOR) {
-		snprintf(why, wl, "%s: record at %" PRIu32 " is not on a "
+		reason_set(why, "%s: record at %" PRIu32 " is not on a "
 			 "sector", t->category[cat], off);
 		return -EINVAL;
 	}
@@ -84,37 +84,36 @@ static int add_record(struct fdtbl *t, size_t *cap, const uint8_t *r,
 /* One category's records, up to its all-zero one. */
 static int read_category(const struct elf_image *e, struct fdtbl *t,
 			 size_t *cap, unsigned cat, uint32_t addr,
-			 uint64_t base, char *why, size_t wl)
+			 uint64_t base, struct reason *why)
 {
 	for (uint32_t i = 0; i < FDTBL_MAX_RECORDS; i++) {
 		uint64_t at = addr + (uint64_t)i * FDTBL_RECORD;
 		const uint8_t *r = at <= UINT32_MAX - FDTBL_RECORD
 				   ? elf_at(e, (uint32_t)at, FDTBL_RECORD) : NULL;
 		if (!r) {
-			snprintf(why, wl, "%s: its table has no end inside "
+			reason_set(why, "%s: its table has no end inside "
 				 "the executable", t->category[cat]);
 			return -EINVAL;
 		}
 		if (is_end(r))
 			return 0;
-		int rc = add_record(t, cap, r, cat, base, why, wl);
+		int rc = add_record(t, cap, r, cat, base, why);
 		if (rc < 0)
 			return rc;
 	}
-	snprintf(why, wl, "%s: more than %d records, no end", t->category[cat],
+	reason_set(why, "%s: more than %d records, no end", t->category[cat],
 		 FDTBL_MAX_RECORDS);
 	return -EINVAL;
 }
 
-int fdtbl_read(const uint8_t *exe, size_t len, struct fdtbl *t, char *why,
-	       size_t why_len)
+int fdtbl_read(const uint8_t *exe, size_t len, struct fdtbl *t, struct reason *why)
 {
 	memset(t, 0, sizeof *t);
 	struct elf_image e;
-	int rc = elf_open(&e, exe, len, why, why_len);
+	int rc = elf_open(&e, exe, len, why);
 	const uint8_t *ptrs = NULL, *offs = NULL;
 	if (rc == 0)
-		rc = find_tables(&e, &ptrs, &offs, why, why_len);
+		rc = find_tables(&e, &ptrs, &offs, why);
 	size_t cap = 0;
 	for (unsigned c = 0; rc == 0 && c < FDTBL_CATEGORIES; c++) {
 		uint32_t addr = rd_u32le(ptrs + 4 * c);
@@ -122,8 +121,7 @@ int fdtbl_read(const uint8_t *exe, size_t len, struct fdtbl *t, char *why,
 				(uint64_t)rd_u32le(offs + 8 * c + 4) << 32;
 		category_name(&e, addr, c, t->category[c]);
 		if (addr)
-			rc = read_category(&e, t, &cap, c, addr, base, why,
-					   why_len);
+			rc = read_category(&e, t, &cap, c, addr, base, why);
 	}
 	if (rc < 0)
 		fdtbl_free(t);

@@ -13,13 +13,13 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "util/reason.h"
 
 #define FDTBL_CATEGORIES 20
 #define FDTBL_RECORD 44
 #define FDTBL_NAME 32
 /* Records one table may hold before it counts as having no end. */
 #define FDTBL_MAX_RECORDS 65536
-#define FDTBL_WHY 160
 
 struct fdtbl_entry {
 	char name[FDTBL_NAME + 1];      /* as stored: XASC00.CCS */
@@ -38,8 +38,7 @@ struct fdtbl {
  * no symbols or not these (a stripped executable); -EINVAL when a
  * pointer leads outside it, a table has no end or a record is not on a
  * sector; -ENOMEM.  why says which.  The table is empty on failure. */
-int fdtbl_read(const uint8_t *exe, size_t len, struct fdtbl *t, char *why,
-	       size_t why_len);
+int fdtbl_read(const uint8_t *exe, size_t len, struct fdtbl *t, struct reason *why);
 void fdtbl_free(struct fdtbl *t);
 
 /* The gzip member's own name for an entry: lower case, .CCS as .cmp. */

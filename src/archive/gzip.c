@@ -162,7 +162,7 @@ static void say_isize(struct reader *rd, z_stream *z, struct gzip_result *r)
 	    end < rd->start + 4 ||
 	    blob_read(rd->b, isize, 4, end - 4) != 4)
 		return;
-	snprintf(r->error, sizeof r->error, "incorrect length check: ISIZE "
+	reason_set(&r->error, "incorrect length check: ISIZE "
 		 "claims %" PRIu32 " bytes, the data inflates to %llu",
 		 rd_u32le(isize), (unsigned long long)z->total_out);
 }
@@ -174,14 +174,12 @@ static int run_inflate(struct reader *rd, z_stream *z, struct sink *s,
 		if (!z->avail_in) {
 			int rc = reader_fill(rd, z);
 			if (rc < 0) {
-				snprintf(r->error, sizeof r->error,
-					 "read error at byte %llu: %s",
+				reason_set(&r->error, "read error at byte %llu: %s",
 					 (unsigned long long)rd->pos, strerror(-rc));
 				return -EIO;
 			}
 			if (!z->avail_in) {
-				snprintf(r->error, sizeof r->error,
-					 "deflate data cut off: no end within "
+				reason_set(&r->error, "deflate data cut off: no end within "
 					 "the member's %llu bytes",
 					 (unsigned long long)(rd->end - rd->start));
 				return -EIO;
@@ -191,15 +189,14 @@ static int run_inflate(struct reader *rd, z_stream *z, struct sink *s,
 		if (zr == Z_STREAM_END)
 			return 0;
 		if (zr != Z_OK && zr != Z_BUF_ERROR) {
-			snprintf(r->error, sizeof r->error, "%s",
+			reason_set(&r->error, "%s",
 				 z->msg ? z->msg : "corrupt deflate data");
 			say_isize(rd, z, r);
 			return -EIO;
 		}
 		int rc = sink_room(s, z);
 		if (rc == -EFBIG) {
-			snprintf(r->error, sizeof r->error,
-				 "inflates to more than %zu bytes", s->max);
+			reason_set(&r->error, "inflates to more than %zu bytes", s->max);
 			return -EFBIG;
 		}
 		if (rc < 0)
@@ -274,15 +271,15 @@ static int zlib_inflate_member(const struct blob *b, uint64_t off,
 		r->isize = (uint32_t)z.total_out;
 		rc = check_padding(&rd, &z, &r->padding_clean);
 		if (rc < 0)
-			snprintf(r->error, sizeof r->error, "read error: %s",
+			reason_set(&r->error, "read error: %s",
 				 strerror(-rc));
 	}
 	inflateEnd(&z);
 done:
 	free(inbuf);
 	size_t len = sink_len(&s, &z);
-	if (rc == -ENOMEM && !r->error[0])
-		snprintf(r->error, sizeof r->error, "out of memory");
+	if (rc == -ENOMEM && !reason_given(&r->error))
+		reason_set(&r->error, "out of memory");
 	hand_out(s.buf, len, out, out_len);
 	return rc;
 }

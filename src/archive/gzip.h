@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "io/blob.h"
+#include "util/reason.h"
 
 #define GZIP_NAME_MAX 255
 
@@ -33,7 +34,7 @@ struct gzip_result {
 	uint32_t crc;           /* the trailer's CRC32 */
 	uint32_t isize;         /* the trailer's ISIZE */
 	bool padding_clean;     /* only zero bytes up to the member's extent */
-	char error[160];        /* why it failed; "" on success */
+	struct reason error;    /* why it failed; "" on success */
 };
 
 /* Inflates the member whose header starts at `off` in b and whose bytes

@@ -271,7 +271,7 @@ static int fill_gaps(struct walk *w)
 }
 
 int archive_index_build(const struct blob *b, const struct fdtbl *t,
-			struct archive_index *x, char *why, size_t why_len)
+			struct archive_index *x, struct reason *why)
 {
 	memset(x, 0, sizeof *x);
 	struct walk *w = calloc(1, sizeof *w);
@@ -287,7 +287,7 @@ int archive_index_build(const struct blob *b, const struct fdtbl *t,
 	prefetch(w, ord);
 	int rc = land_all(w, ord);
 	if (rc == 0 && x->count == 0) {
-		snprintf(why, why_len, "none of its %zu records lands on a "
+		reason_set(why, "none of its %zu records lands on a "
 			 "member of the archive", t->count);
 		rc = -EINVAL;
 	}

@@ -20,6 +20,7 @@
 #include "archive/fdtbl.h"
 #include "archive/gzip.h"
 #include "io/blob.h"
+#include "util/reason.h"
 
 /* archive_entry.table bits. */
 #define INDEX_SCAN_ONLY 0x01    /* no record names it */
@@ -51,7 +52,7 @@ struct archive_index {
  * lands on a member, so the table does not describe this archive; a
  * negative errno when the archive cannot be read. */
 int archive_index_build(const struct blob *b, const struct fdtbl *t,
-			struct archive_index *x, char *why, size_t why_len);
+			struct archive_index *x, struct reason *why);
 void archive_index_free(struct archive_index *x);
 
 /* What the table says of a member: "table ok", "scan only", or each

@@ -176,7 +176,7 @@ static void walk_fail(struct ccsf_scene *s, size_t offset, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(s->error, sizeof s->error, fmt, ap);
+	vsnprintf(s->error.text, sizeof s->error.text, fmt, ap);
 	va_end(ap);
 	s->error_offset = offset;
 }

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "util/reason.h"
 
 enum ccsf_kind {
 	CCSF_HEADER      = 0x0001,
@@ -109,7 +110,7 @@ struct ccsf_scene {
 	uint32_t frame_chunk_count;     /* chunks in the frame section */
 	size_t trailer_offset;          /* first byte not in a chunk */
 	/* Why the walk stopped early ("" when it reached the end). */
-	char error[200];
+	struct reason error;
 	size_t error_offset;
 };
 

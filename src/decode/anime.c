@@ -70,7 +70,7 @@ size_t anime_value_size(uint8_t value)
 
 /* Takes one field's bytes from the cursor as its selector says. */
 static int take_field(struct cursor *cur, unsigned sel, struct anime_field *f,
-		      char *why, size_t why_len)
+		      struct reason *why)
 {
 	size_t vsize = anime_value_size(f->value);
 	f->mode = sel == 1 ? ANIME_CONSTANT : ANIME_KEYED;
@@ -82,27 +82,26 @@ static int take_field(struct cursor *cur, unsigned sel, struct anime_field *f,
 		f->data = !cur->bad && bytes <= cur_left(cur)
 			  ? cur_take(cur, (size_t)bytes) : NULL;
 		if (!f->data && !cur->bad) {
-			snprintf(why, why_len, "%s: %" PRIu32 " keys need %"
+			reason_set(why, "%s: %" PRIu32 " keys need %"
 				 PRIu64 " bytes, %zu left", f->name, f->keys,
 				 bytes, cur_left(cur));
 			return -EIO;
 		}
 	}
 	if (!f->data) {
-		snprintf(why, why_len, "%s: runs past the record", f->name);
+		reason_set(why, "%s: runs past the record", f->name);
 		return -EIO;
 	}
 	return 0;
 }
 
 int anime_controller_parse(uint16_t kind, const uint8_t *p, size_t len,
-			   struct anime_controller *c, char *why,
-			   size_t why_len)
+			   struct anime_controller *c, struct reason *why)
 {
 	const struct controller_layout *l = layout_of(kind);
 	memset(c, 0, sizeof *c);
 	if (!l) {
-		snprintf(why, why_len, "kind 0x%04x has no known layout", kind);
+		reason_set(why, "kind 0x%04x has no known layout", kind);
 		return -EIO;
 	}
 	c->kind = kind;
@@ -111,7 +110,7 @@ int anime_controller_parse(uint16_t kind, const uint8_t *p, size_t len,
 	c->target = cur_u32(&cur);
 	c->flags = cur_u32(&cur);
 	if (cur.bad) {
-		snprintf(why, why_len, "%zu bytes, too short for its target "
+		reason_set(why, "%zu bytes, too short for its target "
 			 "and flags", len);
 		return -EIO;
 	}
@@ -123,11 +122,11 @@ int anime_controller_parse(uint16_t kind, const uint8_t *p, size_t len,
 		if (sel == 0)
 			continue;
 		if (sel > 2) {
-			snprintf(why, why_len, "%s: selector %u (only 0, 1 "
+			reason_set(why, "%s: selector %u (only 0, 1 "
 				 "and 2 are known)", f->name, sel);
 			return -EIO;
 		}
-		int rc = take_field(&cur, sel, f, why, why_len);
+		int rc = take_field(&cur, sel, f, why);
 		if (rc < 0)
 			return rc;
 		c->field_count++;
@@ -137,30 +136,27 @@ int anime_controller_parse(uint16_t kind, const uint8_t *p, size_t len,
 
 struct chunk_check {
 	int rc;
-	char *why;
-	size_t why_len;
+	struct reason *why;
 };
 
 static void check_record(const struct anime_record *r, void *arg)
 {
 	struct chunk_check *k = arg;
 	struct anime_controller c;
-	char inner[ANIME_WHY];
+	struct reason inner = { "" };
 	if (k->rc < 0 || !anime_is_controller(r->kind) ||
-	    anime_controller_parse(r->kind, r->p, r->len, &c, inner,
-				   sizeof inner) == 0)
+	    anime_controller_parse(r->kind, r->p, r->len, &c, &inner) == 0)
 		return;
-	reason_set(k->why, k->why_len, "%s at +0x%zx: %s",
-		   layout_of(r->kind)->name, r->offset, inner);
+	reason_set(k->why, "%s at +0x%zx: %s",
+		   layout_of(r->kind)->name, r->offset, inner.text);
 	k->rc = -EIO;
 }
 
-int anime_chunk_check(const uint8_t *p, size_t len, char *why,
-		      size_t why_len)
+int anime_chunk_check(const uint8_t *p, size_t len, struct reason *why)
 {
 	/* A record past the chunk ends the walk quietly (see anime.h). */
-	struct chunk_check k = { 0, why, why_len };
-	anime_each_record(p, len, check_record, &k, NULL, 0);
+	struct chunk_check k = { 0, why };
+	anime_each_record(p, len, check_record, &k, NULL);
 	return k.rc;
 }
 
@@ -232,24 +228,24 @@ void anime_controller_text(const struct anime_controller *c,
 }
 
 int anime_each_record(const uint8_t *p, size_t len, anime_record_fn fn,
-		      void *arg, char *why, size_t why_len)
+		      void *arg, struct reason *why)
 {
 	if (len < 12) {
-		reason_set(why, why_len, "%zu bytes, too short for the "
+		reason_set(why, "%zu bytes, too short for the "
 			   "object, frames and words", len);
 		return -EIO;
 	}
 	struct anime_record r = { .frame = -1 };
 	for (size_t off = 12; off < len;) {
 		if (len - off < 8) {
-			reason_set(why, why_len, "%zu bytes at +%zu, less than "
+			reason_set(why, "%zu bytes at +%zu, less than "
 				   "a record header", len - off, off);
 			return -EIO;
 		}
 		r.kind = rd_u16le(p + off);
 		uint64_t rlen = 4 * (uint64_t)rd_u32le(p + off + 4);
 		if (rlen > len - off - 8) {
-			reason_set(why, why_len, "record of kind 0x%04x at "
+			reason_set(why, "record of kind 0x%04x at "
 				   "+%zu runs past the chunk", r.kind, off);
 			return -EIO;
 		}

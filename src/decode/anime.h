@@ -16,9 +16,9 @@
 #include <stdint.h>
 
 #include "util/strbuf.h"
+#include "util/reason.h"
 
 #define ANIME_MAX_FIELDS 8
-#define ANIME_WHY 120
 
 enum anime_mode { ANIME_ABSENT, ANIME_CONSTANT, ANIME_KEYED };
 /* What one value of a field is: floats, or a u32 colour (R low byte). */
@@ -51,8 +51,7 @@ size_t anime_value_size(uint8_t value);
  * selector is 3 to 7 or a field runs past the record (sizes are the
  * file's word, never trusted). */
 int anime_controller_parse(uint16_t kind, const uint8_t *p, size_t len,
-			   struct anime_controller *c, char *why,
-			   size_t why_len);
+			   struct anime_controller *c, struct reason *why);
 
 /* Runs the controller parse over an Anime chunk's payload (its three
  * words, then the records, stepped over by their size fields): 0, or
@@ -60,8 +59,7 @@ int anime_controller_parse(uint16_t kind, const uint8_t *p, size_t len,
  * and offset in the payload ("object-ctl at +0x24: rotation: selector
  * 5 ...").  A record that runs past the chunk ends the walk quietly:
  * anime.txt says so, and no controller is behind it. */
-int anime_chunk_check(const uint8_t *p, size_t len, char *why,
-		      size_t why_len);
+int anime_chunk_check(const uint8_t *p, size_t len, struct reason *why);
 
 /* The field's value at key k (0 for a constant one) and that key's frame
  * (0 for a constant one), as floats: a colour gives r, g, b in 0..1.
@@ -92,7 +90,7 @@ typedef void (*anime_record_fn)(const struct anime_record *r, void *arg);
  * for its three words or a record runs past it (fn has seen the records
  * before it). */
 int anime_each_record(const uint8_t *p, size_t len, anime_record_fn fn,
-		      void *arg, char *why, size_t why_len);
+		      void *arg, struct reason *why);
 
 /* An object controller's values at frame 0 (doc/formats/anime.md,
  * Posing): a constant field's value, a keyed field's first key (angles

@@ -33,8 +33,7 @@ static void audio_problem(struct cutscene_audio *a, const struct ccsf_chunk *c,
 			  const char *what, uint32_t claimed, uint32_t kept)
 {
 	if (a->bad_chunks++ == 0)
-		snprintf(a->problem, sizeof a->problem,
-			 "%s at 0x%" PRIx32 ": %s (claims %" PRIu32
+		reason_set(&a->problem, "%s at 0x%" PRIx32 ": %s (claims %" PRIu32
 			 " blocks, %" PRIu32 " kept)",
 			 ccsf_kind_name(c->kind), c->offset, what, claimed, kept);
 }
@@ -398,9 +397,9 @@ int cutscene_frames_text(const struct ccsf_scene *s, const uint8_t *data,
 {
 	struct frames_arg a = { s, object_name, ctx, out };
 	each_frame_record(s, data, len, frames_line, &a);
-	if (s->error[0])
+	if (reason_given(&s->error))
 		sb_printf(out, "# error: at 0x%zx: %s\n", s->error_offset,
-			  s->error);
+			  s->error.text);
 	return out->failed ? -ENOMEM : 0;
 }
 
@@ -412,8 +411,8 @@ static void controller_lines(struct strbuf *out, const struct ccsf_scene *s,
 			     void *ctx)
 {
 	struct anime_controller c;
-	char why[ANIME_WHY];
-	int rc = anime_controller_parse(kind, p, plen, &c, why, sizeof why);
+	struct reason why = { "" };
+	int rc = anime_controller_parse(kind, p, plen, &c, &why);
 	sb_printf(out, "%" PRId32 " %s ", frame, c.kind_name ? c.kind_name
 		  : "controller");
 	if (plen >= 4)
@@ -425,7 +424,7 @@ static void controller_lines(struct strbuf *out, const struct ccsf_scene *s,
 	sb_puts(out, "\n");
 	anime_controller_text(&c, out);
 	if (rc < 0)
-		sb_printf(out, "  error: %s\n", why);
+		sb_printf(out, "  error: %s\n", why.text);
 }
 
 /* An Anime chunk holds frame records of its own after three words

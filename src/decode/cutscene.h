@@ -20,6 +20,7 @@
 
 #include "ccsf/ccsf.h"
 #include "util/strbuf.h"
+#include "util/reason.h"
 
 #define CUTSCENE_PCM_BLOCK 1024         /* 256 left s16, then 256 right */
 #define CUTSCENE_PCM_BLOCK_SAMPLES 256  /* stereo frames per block */
@@ -34,7 +35,7 @@ struct cutscene_audio {
 	 * the chunk; the blocks that fit are kept.  `problem` describes the
 	 * first ("" when there was none). */
 	uint32_t bad_chunks;
-	char problem[160];
+	struct reason problem;
 };
 
 /* Finds the Pcm setup chunk's blocks, then every F_Pcm chunk's in file

@@ -69,7 +69,7 @@ static bool read_header(const struct dbmod *db, const struct dbmod_entry *e,
  * colours left out of the chain when there are none, as their offset
  * then means nothing).  Fills m's file offsets when it returns true. */
 static bool place_tables(const struct dbmod *db, enum dbmod_base base,
-			 struct dbmod_model *m, char *why, size_t why_len)
+			 struct dbmod_model *m, struct reason *why)
 {
 	uint64_t hdr_end = (uint64_t)m->offset + DBMOD_HEADER;
 	uint64_t b = place(db, base, m->offset, m->bounds_at);
@@ -79,7 +79,7 @@ static bool place_tables(const struct dbmod *db, enum dbmod_base base,
 	bool order = hdr_end <= b && b <= v && f < db->len &&
 		     (m->colours ? v <= c && c <= f : v <= f);
 	if (!order) {
-		reason_set(why, why_len, "offsets out of order: header end 0x%"
+		reason_set(why, "offsets out of order: header end 0x%"
 			PRIx64 ", bounds 0x%" PRIx64 ", vertices 0x%" PRIx64
 			", colours 0x%" PRIx64 ", faces 0x%" PRIx64
 			", file size 0x%zx", hdr_end, b, v, c, f, db->len);
@@ -92,19 +92,19 @@ static bool place_tables(const struct dbmod *db, enum dbmod_base base,
 	return true;
 }
 
-static int read_table(struct dbmod *db, char *why, size_t why_len)
+static int read_table(struct dbmod *db, struct reason *why)
 {
 	struct cursor c = cursor_make(db->p, db->len);
 	uint32_t magic = cur_u32(&c);
 	db->count = cur_u16(&c);
 	(void)cur_u16(&c);
 	if (c.bad || magic != DBMOD_MAGIC) {
-		reason_set(why, why_len, "no 0xc0de0001 header");
+		reason_set(why, "no 0xc0de0001 header");
 		return -EIO;
 	}
 	db->table_end = 8 + 4 * (size_t)db->count;
 	if (db->table_end > db->len) {
-		reason_set(why, why_len, "table of %u entries runs past the file "
+		reason_set(why, "table of %u entries runs past the file "
 			"(size 0x%zx)", db->count, db->len);
 		return -EIO;
 	}
@@ -153,21 +153,21 @@ static void choose_base(struct dbmod *db)
 			continue;
 		db->headers++;
 		db->fit_model +=
-			place_tables(db, DBMOD_FROM_MODEL, &m, NULL, 0);
+			place_tables(db, DBMOD_FROM_MODEL, &m, NULL);
 		db->fit_table_end +=
-			place_tables(db, DBMOD_FROM_TABLE_END, &m, NULL, 0);
+			place_tables(db, DBMOD_FROM_TABLE_END, &m, NULL);
 	}
 	db->base = db->fit_model >= db->fit_table_end ? DBMOD_FROM_MODEL
 						       : DBMOD_FROM_TABLE_END;
 }
 
 int dbmod_open(struct dbmod *db, const uint8_t *p, size_t len,
-	       char *why, size_t why_len)
+	       struct reason *why)
 {
 	memset(db, 0, sizeof *db);
 	db->p = p;
 	db->len = len;
-	int rc = read_table(db, why, why_len);
+	int rc = read_table(db, why);
 	if (!rc)
 		rc = collect_starts(db);
 	if (rc) {
@@ -201,14 +201,14 @@ long dbmod_find(const struct dbmod *db, uint16_t id)
 
 /* Header, tables in order and inside the file; not the faces. */
 static int check_tables(const struct dbmod *db, const struct dbmod_entry *e,
-			struct dbmod_model *m, char *why, size_t why_len)
+			struct dbmod_model *m, struct reason *why)
 {
 	if (!read_header(db, e, m)) {
-		reason_set(why, why_len, "model at 0x%" PRIx64 " runs past the "
+		reason_set(why, "model at 0x%" PRIx64 " runs past the "
 			"file (size 0x%zx)", e->offset, db->len);
 		return -EIO;
 	}
-	if (!place_tables(db, db->base, m, why, why_len))
+	if (!place_tables(db, db->base, m, why))
 		return -EIO;
 	struct { const char *name; size_t at; uint64_t bytes; } t[3] = {
 		{ "bounds", m->bounds, BOUNDS_BYTES },
@@ -219,7 +219,7 @@ static int check_tables(const struct dbmod *db, const struct dbmod_entry *e,
 	};
 	for (int i = 0; i < 3; i++) {
 		if (t[i].bytes && t[i].at + t[i].bytes > db->len) {
-			reason_set(why, why_len, "%s at 0x%zx (0x%" PRIx64
+			reason_set(why, "%s at 0x%zx (0x%" PRIx64
 				" bytes) runs past the file (size 0x%zx)",
 				t[i].name, t[i].at, t[i].bytes, db->len);
 			return -EIO;
@@ -229,10 +229,10 @@ static int check_tables(const struct dbmod *db, const struct dbmod_entry *e,
 }
 
 static int entry_at(const struct dbmod *db, size_t position,
-		    const struct dbmod_entry **e, char *why, size_t why_len)
+		    const struct dbmod_entry **e, struct reason *why)
 {
 	if (position >= db->count || !db->entries[position].present) {
-		reason_set(why, why_len, "no model at table position %zu",
+		reason_set(why, "no model at table position %zu",
 			position);
 		return -ENOENT;
 	}
@@ -243,29 +243,29 @@ static int entry_at(const struct dbmod *db, size_t position,
 /* The whole check, calling fn with every face on the way. */
 static int decode(const struct dbmod *db, size_t position,
 		  struct dbmod_model *m, dbmod_face_fn fn, void *ctx,
-		  char *why, size_t why_len)
+		  struct reason *why)
 {
 	const struct dbmod_entry *e;
-	int rc = entry_at(db, position, &e, why, why_len);
+	int rc = entry_at(db, position, &e, why);
 	if (!rc)
-		rc = check_tables(db, e, m, why, why_len);
+		rc = check_tables(db, e, m, why);
 	if (!rc)
-		rc = dbmod_walk_faces(db, m, fn, ctx, why, why_len);
+		rc = dbmod_walk_faces(db, m, fn, ctx, why);
 	return rc;
 }
 
 int dbmod_check(const struct dbmod *db, size_t position,
-		struct dbmod_model *m, char *why, size_t why_len)
+		struct dbmod_model *m, struct reason *why)
 {
 	struct dbmod_model local;
-	return decode(db, position, m ? m : &local, NULL, NULL, why, why_len);
+	return decode(db, position, m ? m : &local, NULL, NULL, why);
 }
 
 int dbmod_model_bytes(const struct dbmod *db, size_t position,
-		      size_t *start, size_t *len, char *why, size_t why_len)
+		      size_t *start, size_t *len, struct reason *why)
 {
 	struct dbmod_model m;
-	int rc = dbmod_check(db, position, &m, why, why_len);
+	int rc = dbmod_check(db, position, &m, why);
 	if (rc)
 		return rc;
 	*start = m.offset;

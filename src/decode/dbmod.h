@@ -26,11 +26,11 @@
 #include <stdint.h>
 
 #include "util/strbuf.h"
+#include "util/reason.h"
 
 #define DBMOD_MAGIC 0xc0de0001u
 #define DBMOD_NONE 0xffffffffu          /* a table entry without a model */
 #define DBMOD_HEADER 0x20u              /* bytes of a model's header */
-#define DBMOD_WHY 160                   /* room for a reason, NUL included */
 
 /* What a model's four _at fields (bounds, vertices, colours, faces) count
  * from.  doc/formats/dbmod.md, Offset reading: the notes do not say, so
@@ -77,7 +77,7 @@ bool dbmod_probe(const uint8_t *p, size_t len);
  * -EIO when there is no magic or the table runs past the file (why says
  * so), or -ENOMEM.  On success dbmod_close() frees the table. */
 int dbmod_open(struct dbmod *db, const uint8_t *p, size_t len,
-	       char *why, size_t why_len);
+	       struct reason *why);
 void dbmod_close(struct dbmod *db);
 
 /* The position of the entry the tree shows for id (the first present
@@ -108,18 +108,18 @@ struct dbmod_model {
  * -EIO with a reason in why (m filled as far as it got), or -ENOENT for
  * a position past the table or an entry without a model. */
 int dbmod_check(const struct dbmod *db, size_t position,
-		struct dbmod_model *m, char *why, size_t why_len);
+		struct dbmod_model *m, struct reason *why);
 
 /* model.bin: the bytes from the model's header to the end of its face
  * list (the 0xff end included), [*start, *start + *len).  0 or as
  * dbmod_check. */
 int dbmod_model_bytes(const struct dbmod *db, size_t position,
-		      size_t *start, size_t *len, char *why, size_t why_len);
+		      size_t *start, size_t *len, struct reason *why);
 
 /* model.txt: the header fields and every face, one a line.  Returns 0,
  * -EIO/-ENOENT as dbmod_check (out untouched), or -ENOMEM. */
 int dbmod_model_text(const struct dbmod *db, size_t position,
-		     struct strbuf *out, char *why, size_t why_len);
+		     struct strbuf *out, struct reason *why);
 
 /* model.obj and model.mtl (mtl may be NULL).  Vertices are the stored
  * s16 x, y, z with the colour of a face corner (r g b, 0..1); a vertex
@@ -132,7 +132,7 @@ int dbmod_model_text(const struct dbmod *db, size_t position,
  * dbmod_model_text. */
 int dbmod_model_obj(const struct dbmod *db, size_t position,
 		    struct strbuf *obj, struct strbuf *mtl,
-		    char *why, size_t why_len);
+		    struct reason *why);
 
 /* models.txt: the reading chosen and why, then one line per table entry:
  * position, id, offset, radius, vertices, colours and faces by kind, or

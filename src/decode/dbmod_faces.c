@@ -74,18 +74,18 @@ static void read_face(struct cursor *c, enum dbmod_kind kind,
 /* A face's vertex indices, and a G face's colour indices, must name
  * entries that exist; nothing else in a face is an index. */
 static bool face_in_range(const struct dbmod_model *m, const struct dbmod_face *f,
-			  char *why, size_t why_len)
+			  struct reason *why)
 {
 	const struct dbmod_kind_info *k = &dbmod_kinds[f->kind];
 	for (unsigned i = 0; i < k->corners; i++) {
 		if (f->v[i] >= m->vertices) {
-			reason_set(why, why_len, "face %u (%s at 0x%zx) names "
+			reason_set(why, "face %u (%s at 0x%zx) names "
 				"vertex %u, past the count %u", f->index,
 				k->name, f->at, f->v[i], m->vertices);
 			return false;
 		}
 		if (k->indexed && f->c[i] >= m->colours) {
-			reason_set(why, why_len, "face %u (%s at 0x%zx) names "
+			reason_set(why, "face %u (%s at 0x%zx) names "
 				"colour %u, past the count %u", f->index,
 				k->name, f->at, f->c[i], m->colours);
 			return false;
@@ -99,11 +99,11 @@ static bool face_in_range(const struct dbmod_model *m, const struct dbmod_face *
  * section header is u16 0xff and a u16 count; model.bin takes both
  * when they fit before the limit. */
 int dbmod_walk_faces(const struct dbmod *db, struct dbmod_model *m,
-		      dbmod_face_fn fn, void *ctx, char *why, size_t why_len)
+		      dbmod_face_fn fn, void *ctx, struct reason *why)
 {
 	size_t limit = face_limit(db, m->offset);
 	if (m->face_list >= limit) {
-		reason_set(why, why_len, "face list at 0x%zx is past the model's "
+		reason_set(why, "face list at 0x%zx is past the model's "
 			"end 0x%zx", m->face_list, limit);
 		return -EIO;
 	}
@@ -126,7 +126,7 @@ int dbmod_walk_faces(const struct dbmod *db, struct dbmod_model *m,
 		if (c.bad)
 			break;
 		if (kind < 0) {
-			reason_set(why, why_len, "unknown face kind 0x%04x at "
+			reason_set(why, "unknown face kind 0x%04x at "
 				"0x%zx", code, section);
 			return -EIO;
 		}
@@ -134,12 +134,12 @@ int dbmod_walk_faces(const struct dbmod *db, struct dbmod_model *m,
 			struct dbmod_face f = { .index = index++, .at = c.pos };
 			read_face(&c, (enum dbmod_kind)kind, &f);
 			if (c.bad) {
-				reason_set(why, why_len, "face %u (%s at 0x%zx) "
+				reason_set(why, "face %u (%s at 0x%zx) "
 					"runs past 0x%zx with no 0xff end",
 					f.index, dbmod_kinds[kind].name, f.at, limit);
 				return -EIO;
 			}
-			if (!face_in_range(m, &f, why, why_len))
+			if (!face_in_range(m, &f, why))
 				return -EIO;
 			m->faces[kind]++;
 			int rc = fn ? fn(ctx, &f) : 0;
@@ -147,7 +147,7 @@ int dbmod_walk_faces(const struct dbmod *db, struct dbmod_model *m,
 				return rc;
 		}
 	}
-	reason_set(why, why_len, "face list from 0x%zx reaches 0x%zx (%s) with "
+	reason_set(why, "face list from 0x%zx reaches 0x%zx (%s) with "
 		"no 0xff end", m->face_list, limit,
 		limit == db->len ? "the file's end" : "the next model");
 	return -EIO;

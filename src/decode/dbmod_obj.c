@@ -383,23 +383,23 @@ static int claim_cb(void *ctx, const struct dbmod_face *f)
 
 int dbmod_model_obj(const struct dbmod *db, size_t position,
 		    struct strbuf *obj, struct strbuf *mtl,
-		    char *why, size_t why_len)
+		    struct reason *why)
 {
 	struct dbmod_model m;
-	int rc = dbmod_check(db, position, &m, why, why_len);
+	int rc = dbmod_check(db, position, &m, why);
 	if (rc)
 		return rc;
 	struct obj_state s;
 	rc = obj_state_init(&s, db, &m, obj);
 	if (!rc)
-		rc = dbmod_walk_faces(db, &m, claim_cb, &s, why, why_len);
+		rc = dbmod_walk_faces(db, &m, claim_cb, &s, why);
 	if (!rc)
-		rc = dbmod_walk_faces(db, &m, collect_cb, &s, why, why_len);
+		rc = dbmod_walk_faces(db, &m, collect_cb, &s, why);
 	if (!rc) {
 		sb_printf(obj, "# DBnnMOD.BIN model %04u (table position %u)\n"
 			  "mtllib model.mtl\n", m.id, m.position);
 		write_vertices(&s);
-		rc = dbmod_walk_faces(db, &m, face_cb, &s, why, why_len);
+		rc = dbmod_walk_faces(db, &m, face_cb, &s, why);
 	}
 	for (size_t i = 0; !rc && mtl && i < s.mat_count; i++)
 		write_material(mtl, &s.mats[i]);

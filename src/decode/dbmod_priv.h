@@ -48,6 +48,6 @@ typedef int (*dbmod_face_fn)(void *ctx, const struct dbmod_face *f);
  * may be NULL) with every face; checks each face's indices.  Sets m->end
  * and m->faces.  0, -EIO with a reason, or fn's error. */
 int dbmod_walk_faces(const struct dbmod *db, struct dbmod_model *m,
-		     dbmod_face_fn fn, void *ctx, char *why, size_t why_len);
+		     dbmod_face_fn fn, void *ctx, struct reason *why);
 
 #endif

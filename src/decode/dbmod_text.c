@@ -76,14 +76,14 @@ static void text_header(struct strbuf *sb, const struct dbmod *db,
 }
 
 int dbmod_model_text(const struct dbmod *db, size_t position,
-		     struct strbuf *out, char *why, size_t why_len)
+		     struct strbuf *out, struct reason *why)
 {
 	struct dbmod_model m;
-	int rc = dbmod_check(db, position, &m, why, why_len);
+	int rc = dbmod_check(db, position, &m, why);
 	if (rc)
 		return rc;
 	text_header(out, db, &m);
-	rc = dbmod_walk_faces(db, &m, text_face_cb, out, why, why_len);
+	rc = dbmod_walk_faces(db, &m, text_face_cb, out, why);
 	if (rc)
 		return rc;
 	return out->failed ? -ENOMEM : 0;
@@ -116,9 +116,9 @@ int dbmod_models_text(const struct dbmod *db, struct strbuf *out)
 		}
 		sb_printf(out, "%u %04u 0x%" PRIx64, i, e->id, e->offset);
 		struct dbmod_model m;
-		char why[DBMOD_WHY];
-		if (dbmod_check(db, i, &m, why, sizeof why)) {
-			sb_printf(out, " error: %s\n", why);
+		struct reason why = { "" };
+		if (dbmod_check(db, i, &m, &why)) {
+			sb_printf(out, " error: %s\n", why.text);
 			continue;
 		}
 		sb_printf(out, " %u %u %u", m.radius, m.vertices, m.colours);

@@ -442,7 +442,7 @@ static int decode_mmat(struct decoder *d, uint32_t index,
 
 /* The model header: 28 bytes with the chunk header and the padding. */
 static int model_header(struct decoder *d, uint16_t version,
-			struct ccsf_model *h, char *why, size_t why_len)
+			struct ccsf_model *h, struct reason *why)
 {
 	struct model_mesh *m = d->m;
 	int rc = ccsf_model_head(d->p, d->len, version, h);
@@ -452,28 +452,28 @@ static int model_header(struct decoder *d, uint16_t version,
 	m->mmats_declared = h->mmats;
 	m->flag = h->flag;
 	if (rc) {
-		reason_set(why, why_len, "%s", "the model header is cut short");
+		reason_set(why, "%s", "the model header is cut short");
 		return -EIO;
 	}
 	if (rd_u16le(d->p) != CCSF_MODEL) {
-		reason_set(why, why_len, "%s", "not a model chunk");
+		reason_set(why, "%s", "not a model chunk");
 		return -EIO;
 	}
 	if (ccsf_model_layout_unknown(m->mtype, m->mmats_declared)) {
-		reason_set(why, why_len, "%s", "mtype bit 0x02: a layout no file uses");
+		reason_set(why, "%s", "mtype bit 0x02: a layout no file uses");
 		return -EIO;
 	}
 	return 0;
 }
 
 int model_decode(const uint8_t *p, size_t len, uint16_t version,
-		 struct model_mesh *m, char *why, size_t why_len)
+		 struct model_mesh *m, struct reason *why)
 {
 	memset(m, 0, sizeof *m);
 	struct decoder d = { .p = p, .len = len, .m = m };
 	struct ccsf_model h;
-	reason_set(why, why_len, "%s", "");
-	int rc = model_header(&d, version, &h, why, why_len);
+	reason_clear(why);
+	int rc = model_header(&d, version, &h, why);
 	struct ccsf_mmat_iter it;
 	ccsf_mmat_begin(&it, p, len, &h);
 	for (uint32_t i = 0; rc == 0; i++) {

@@ -26,6 +26,7 @@
 #include <stdint.h>
 
 #include "util/strbuf.h"
+#include "util/reason.h"
 
 /* What the model writers need from the scene, so they know nothing of
  * the tree.  Any callback may be NULL (treated as "not found"). */
@@ -110,7 +111,7 @@ struct model_mesh {
  * not a model that can be read at all (why says so), or -ENOMEM.  Always
  * leaves a mesh that model_mesh_free() releases. */
 int model_decode(const uint8_t *p, size_t len, uint16_t version,
-		 struct model_mesh *mesh, char *why, size_t why_len);
+		 struct model_mesh *mesh, struct reason *why);
 void model_mesh_free(struct model_mesh *mesh);
 
 /* Appends the mesh as OBJ to obj and its materials to mtl (mtl may be
@@ -121,13 +122,13 @@ int model_mesh_obj(const struct model_mesh *mesh, const struct model_env *env,
 /* model_decode() then model_mesh_obj(). */
 int model_obj(const uint8_t *p, size_t len, uint16_t version,
 	      const struct model_env *env, struct strbuf *obj,
-	      struct strbuf *mtl, char *why, size_t why_len);
+	      struct strbuf *mtl, struct reason *why);
 
 /* The collision mesh of a hit chunk: one group per hit group, named
  * group<N>_attr0x<attribute>, three vertices a triangle.  Returns 0, -EIO
  * (why says so) when the chunk's header is cut or it is not a hit chunk,
  * or -ENOMEM. */
 int hit_obj(const uint8_t *p, size_t len, const struct model_env *env,
-	    struct strbuf *out, char *why, size_t why_len);
+	    struct strbuf *out, struct reason *why);
 
 #endif

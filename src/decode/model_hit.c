@@ -71,7 +71,7 @@ static bool hit_group(struct cursor *c, uint32_t g, uint16_t groups,
 }
 
 int hit_obj(const uint8_t *p, size_t len, const struct model_env *env,
-	    struct strbuf *out, char *why, size_t why_len)
+	    struct strbuf *out, struct reason *why)
 {
 	struct cursor c = cursor_make(p, len);
 	uint16_t kind = cur_u16(&c);
@@ -80,13 +80,13 @@ int hit_obj(const uint8_t *p, size_t len, const struct model_env *env,
 	uint16_t groups = cur_u16(&c);
 	(void)cur_u16(&c);                           /* pad */
 	uint32_t total = cur_u32(&c);
-	reason_set(why, why_len, "%s", "");
+	reason_clear(why);
 	if (c.bad) {
-		reason_set(why, why_len, "%s", "the hit header is cut short");
+		reason_set(why, "%s", "the hit header is cut short");
 		return -EIO;
 	}
 	if (kind != CCSF_HIT) {
-		reason_set(why, why_len, "%s", "not a hit chunk");
+		reason_set(why, "%s", "not a hit chunk");
 		return -EIO;
 	}
 	const char *name = obj_env_name(env, object);

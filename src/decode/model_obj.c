@@ -258,10 +258,10 @@ int model_mesh_obj(const struct model_mesh *m, const struct model_env *env,
 
 int model_obj(const uint8_t *p, size_t len, uint16_t version,
 	      const struct model_env *env, struct strbuf *obj,
-	      struct strbuf *mtl, char *why, size_t why_len)
+	      struct strbuf *mtl, struct reason *why)
 {
 	struct model_mesh m;
-	int rc = model_decode(p, len, version, &m, why, why_len);
+	int rc = model_decode(p, len, version, &m, why);
 	if (rc == 0)
 		rc = model_mesh_obj(&m, env, obj, mtl);
 	model_mesh_free(&m);

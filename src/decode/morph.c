@@ -118,23 +118,23 @@ int morph_list_build(const struct ccsf_scene *s, const uint8_t *data,
 		const uint8_t *p;
 		if (c->kind == CCSF_ANIME && !c->in_frames &&
 		    (p = ccsf_chunk_payload(c, data, len, &plen)))
-			anime_each_record(p, plen, gather_record, &g, NULL, 0);
+			anime_each_record(p, plen, gather_record, &g, NULL);
 	}
 	return g.failed ? -ENOMEM : 0;
 }
 
 /* The same mmats with the same vertex counts, or why not. */
 static int fits(const struct model_mesh *base, const struct model_mesh *t,
-		char *why, size_t why_len)
+		struct reason *why)
 {
 	if (t->mmat_count != base->mmat_count) {
-		snprintf(why, why_len, "%" PRIu32 " mmats, the base has %"
+		reason_set(why, "%" PRIu32 " mmats, the base has %"
 			 PRIu32, t->mmat_count, base->mmat_count);
 		return -EIO;
 	}
 	for (uint32_t i = 0; i < t->mmat_count; i++)
 		if (t->mmats[i].vertex_count != base->mmats[i].vertex_count) {
-			snprintf(why, why_len, "mmat %" PRIu32 " has %" PRIu32
+			reason_set(why, "mmat %" PRIu32 " has %" PRIu32
 				 " vertices, the base %" PRIu32, i,
 				 t->mmats[i].vertex_count,
 				 base->mmats[i].vertex_count);
@@ -145,27 +145,26 @@ static int fits(const struct model_mesh *base, const struct model_mesh *t,
 
 int morph_target_decode(const struct ccsf_scene *s, const uint8_t *data,
 			size_t len, const struct model_mesh *base,
-			uint32_t target, struct model_mesh *t, char *why,
-			size_t why_len)
+			uint32_t target, struct model_mesh *t, struct reason *why)
 {
 	uint32_t chunk;
 	memset(t, 0, sizeof *t);
 	if (ccsf_find_owned(s, CCSF_MODEL, target, &chunk) < 0) {
-		snprintf(why, why_len, "no model chunk");
+		reason_set(why, "no model chunk");
 		return -EIO;
 	}
 	const struct ccsf_chunk *c = &s->chunks[chunk];
 	if ((uint64_t)c->offset + c->length > len) {
-		snprintf(why, why_len, "its chunk runs past the file");
+		reason_set(why, "its chunk runs past the file");
 		return -EIO;
 	}
-	char inner[MORPH_WHY] = "";
+	struct reason inner = { "" };
 	int rc = model_decode(data + c->offset, c->length, s->version, t,
-			      inner, sizeof inner);
+			      &inner);
 	if (rc == -EIO)
-		snprintf(why, why_len, "does not decode: %s", inner);
+		reason_set(why, "does not decode: %s", inner.text);
 	else if (rc == 0)
-		rc = fits(base, t, why, why_len);
+		rc = fits(base, t, why);
 	return rc;
 }
 
@@ -197,20 +196,19 @@ static int left_out_of(const struct ccsf_scene *s, const uint8_t *data,
 	if ((uint64_t)c->offset + c->length > len)
 		return 0;
 	struct model_mesh base, t;
-	char why[MORPH_WHY] = "";
+	struct reason why = { "" };
 	int rc = model_decode(data + c->offset, c->length, s->version, &base,
-			      why, sizeof why);
+			      &why);
 	for (uint32_t k = 0; rc == 0 && !(base.mtype & 8) &&
 	     k < m->target_count; k++) {
-		why[0] = 0;
+		reason_clear(&why);
 		int trc = morph_target_decode(s, data, len, &base,
-					      m->targets[k], &t, why,
-					      sizeof why);
+					      m->targets[k], &t, &why);
 		model_mesh_free(&t);
 		if (trc == -ENOMEM)
 			rc = trc;
 		else if (trc < 0)
-			fn(arg, m->targets[k], why);
+			fn(arg, m->targets[k], why.text);
 	}
 	model_mesh_free(&base);
 	return rc == -ENOMEM ? rc : 0;

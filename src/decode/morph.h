@@ -19,8 +19,8 @@
 #include "ccsf/ccsf.h"
 #include "decode/anime.h"
 #include "decode/model.h"
+#include "util/reason.h"
 
-#define MORPH_WHY 160
 /* Targets of one morpher, the first named: a few in the game's files,
  * and a bound on the look-ups a crafted file can ask for. */
 #define MORPH_MAX_TARGETS 1024u
@@ -59,8 +59,7 @@ void morph_record_pair(const struct anime_record *r, uint32_t i,
  * decode, other mmat or vertex counts) or -ENOMEM. */
 int morph_target_decode(const struct ccsf_scene *s, const uint8_t *data,
 			size_t len, const struct model_mesh *base,
-			uint32_t target, struct model_mesh *t, char *why,
-			size_t why_len);
+			uint32_t target, struct model_mesh *t, struct reason *why);
 
 /* Calls fn for each target of morpher `morpher` that scene.glb leaves
  * out, with why, when its base is on an Obj chunk, decodes and is not a

@@ -144,7 +144,7 @@ static void drive_record(const struct anime_record *r, void *arg)
 	uint32_t target;
 	bool f_obj = anime_f_obj(r, &target, t, rot, sc);
 	if (!f_obj && (r->kind != 0x0102 ||
-	    anime_controller_parse(r->kind, r->p, r->len, &c, NULL, 0) < 0))
+	    anime_controller_parse(r->kind, r->p, r->len, &c, NULL) < 0))
 		return;
 	uint32_t n = pose_node_of_target(w->p, f_obj ? target : c.target);
 	if (n == POSE_NONE)
@@ -178,7 +178,7 @@ static void each_anime(const struct ccsf_scene *s, const uint8_t *data,
 			&s->chunks[w->p->animes[a]], data, len, &plen);
 		w->anime = a;
 		if (q)
-			anime_each_record(q, plen, drive_record, w, NULL, 0);
+			anime_each_record(q, plen, drive_record, w, NULL);
 	}
 }
 

@@ -148,7 +148,7 @@ static void object_channels(struct anim *a, const struct anime_record *r)
 {
 	struct anime_controller c;
 	const struct pose *p = &a->b->pose;
-	if (anime_controller_parse(r->kind, r->p, r->len, &c, NULL, 0) < 0)
+	if (anime_controller_parse(r->kind, r->p, r->len, &c, NULL) < 0)
 		return;
 	uint32_t node = pose_node_of_target(p, c.target);
 	if (node == POSE_NONE)

@@ -67,7 +67,7 @@ void scene_walk_anime(struct scene_build *b, uint32_t chunk,
 	const uint8_t *p = ccsf_chunk_payload(&b->s->chunks[chunk], b->data,
 					      b->len, &plen);
 	if (p)
-		anime_each_record(p, plen, fn, arg, NULL, 0);
+		anime_each_record(p, plen, fn, arg, NULL);
 }
 
 /* An object table, one word per object index, every entry GNONE. */
@@ -106,7 +106,7 @@ static uint32_t scene_texture(struct scene_build *b, uint32_t tex,
 		rc = -ENOMEM;
 	if (rc == 0)
 		rc = texture_png_into(&job.img, job.tex.psm, &job.pal, room,
-				      png_len, job.why);
+				      png_len, &job.why);
 	if (rc < 0 && room)
 		memset(room, 0, png_len);       /* no stale bytes in the file */
 	indexed_image_free(&job.img);
@@ -114,7 +114,7 @@ static uint32_t scene_texture(struct scene_build *b, uint32_t tex,
 		if (rc == -ENOMEM)
 			b->failed = true;
 		scene_left_out(b, "texture %s: %s", scene_object_name(b, tex),
-			       job.why[0] ? job.why : strerror(-rc));
+			       reason_or_errno(&job.why, rc));
 		return GNONE;
 	}
 	unsigned colours = job.tex.psm == TEXTURE_PSMT4 && job.pal.count > 16

@@ -36,8 +36,7 @@ static void light_record(const struct anime_record *r, void *arg)
 	struct scene_build *b = w->b;
 	struct anime_controller c;
 	const char *type = light_type(r->kind);
-	if (!type || anime_controller_parse(r->kind, r->p, r->len, &c, NULL,
-					    0) < 0 ||
+	if (!type || anime_controller_parse(r->kind, r->p, r->len, &c, NULL) < 0 ||
 	    !c.target || c.target >= b->s->object_count || w->seen[c.target])
 		return;
 	w->seen[c.target] = 1;

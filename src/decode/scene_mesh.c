@@ -387,15 +387,15 @@ static void add_node_model(struct scene_build *b, uint32_t n)
 		return;
 	if (b->mesh_of[model] == GNONE) {
 		struct model_mesh m;
-		char why[160] = "";
+		struct reason why = { "" };
 		int rc = model_decode(b->data + c->offset, c->length,
-				      b->s->version, &m, why, sizeof why);
+				      b->s->version, &m, &why);
 		const struct pose_clump *cl = pose_clump_of(&b->pose, n);
 		bool skinned = (m.mtype & 4) && cl;
 		if (rc == -ENOMEM)
 			b->failed = true;
 		else if (rc < 0)
-			scene_left_out(b, "%s: %s", name, why);
+			scene_left_out(b, "%s: %s", name, why.text);
 		else if (m.mtype & 8)
 			skinned = false;        /* shadows stay in model.obj */
 		else if (skinned)

@@ -68,10 +68,10 @@ static void keep_targets(struct scene_build *b, const struct model_mesh *base,
 		return;
 	}
 	for (uint32_t k = 0; k < m->target_count; k++) {
-		char why[MORPH_WHY] = "";
+		struct reason why = { "" };
 		struct model_mesh *t = &mm->t[sm->count];
 		int rc = morph_target_decode(b->s, b->data, b->len, base,
-					     m->targets[k], t, why, sizeof why);
+					     m->targets[k], t, &why);
 		if (rc == 0) {
 			sm->kept[sm->count++] = k;
 			continue;
@@ -83,7 +83,7 @@ static void keep_targets(struct scene_build *b, const struct model_mesh *base,
 			scene_left_out(b, "%s: morph target of %s (%s): %s",
 				       scene_object_name(b, m->targets[k]),
 				       scene_object_name(b, m->base),
-				       scene_object_name(b, m->morpher), why);
+				       scene_object_name(b, m->morpher), why.text);
 	}
 }
 

@@ -23,15 +23,15 @@
 /* ---- parsing ----------------------------------------------------------- */
 
 static bool chunk_kind_is(const uint8_t *p, size_t len, uint16_t kind,
-			  const char *name, char *why)
+			  const char *name, struct reason *why)
 {
 	if (len < CCSF_CHUNK_HEADER) {
-		reason_set(why, TEXTURE_WHY, "%s chunk: %zu bytes, shorter than a chunk header",
+		reason_set(why, "%s chunk: %zu bytes, shorter than a chunk header",
 		    name, len);
 		return false;
 	}
 	if (rd_u16le(p) != kind) {
-		reason_set(why, TEXTURE_WHY, "%s chunk: kind is 0x%04x, not 0x%04x", name,
+		reason_set(why, "%s chunk: kind is 0x%04x, not 0x%04x", name,
 		    rd_u16le(p), kind);
 		return false;
 	}
@@ -52,20 +52,20 @@ static size_t level_pixel_bytes(uint32_t width, uint32_t height, uint8_t psm)
 	return psm == TEXTURE_PSMT4 ? (pixels + 1) / 2 : pixels;
 }
 
-static int texture_check_fields(const struct texture *tex, char *why)
+static int texture_check_fields(const struct texture *tex, struct reason *why)
 {
 	if (tex->psm != TEXTURE_PSMT8 && tex->psm != TEXTURE_PSMT4) {
-		reason_set(why, TEXTURE_WHY, "texture: psm 0x%02x is neither 0x13 (8-bit) nor "
+		reason_set(why, "texture: psm 0x%02x is neither 0x13 (8-bit) nor "
 		    "0x14 (4-bit)", tex->psm);
 		return -EIO;
 	}
 	if (tex->tw > TEXTURE_MAX_LOG2 || tex->th > TEXTURE_MAX_LOG2) {
-		reason_set(why, TEXTURE_WHY, "texture: tw %u / th %u: a side above 2^%d pixels",
+		reason_set(why, "texture: tw %u / th %u: a side above 2^%d pixels",
 		    tex->tw, tex->th, TEXTURE_MAX_LOG2);
 		return -EIO;
 	}
 	if (tex->mipmap >= TEXTURE_MAX_LEVELS) {
-		reason_set(why, TEXTURE_WHY, "texture: mipmap %u: more than %d levels after the "
+		reason_set(why, "texture: mipmap %u: more than %d levels after the "
 		    "first", tex->mipmap, TEXTURE_MAX_LEVELS - 1);
 		return -EIO;
 	}
@@ -73,13 +73,13 @@ static int texture_check_fields(const struct texture *tex, char *why)
 }
 
 static int texture_read_level(const uint8_t *p, size_t len, uint64_t *at,
-			      struct texture *tex, unsigned n, char *why)
+			      struct texture *tex, unsigned n, struct reason *why)
 {
 	struct texture_level *out = &tex->level[n];
 	struct ccsf_level lv;
 	int rc = ccsf_level_describe(p, len, *at, &lv);
 	if (rc == -EIO) {
-		reason_set(why, TEXTURE_WHY, "texture: chunk ends inside level %u's header", n);
+		reason_set(why, "texture: chunk ends inside level %u's header", n);
 		return -EIO;
 	}
 	out->buf_x = lv.buf_x;
@@ -89,13 +89,13 @@ static int texture_read_level(const uint8_t *p, size_t len, uint64_t *at,
 	uint64_t bytes = 4 * (uint64_t)lv.count;
 	size_t need = level_pixel_bytes(out->width, out->height, tex->psm);
 	if (rc == -ERANGE) {
-		reason_set(why, TEXTURE_WHY, "texture: level %u claims %" PRIu64 " bytes of pixels, "
+		reason_set(why, "texture: level %u claims %" PRIu64 " bytes of pixels, "
 		    "the chunk holds %zu more", n, bytes,
 		    (size_t)(len - lv.pixels));
 		return -EIO;
 	}
 	if (bytes < need) {
-		reason_set(why, TEXTURE_WHY, "texture: level %u is %" PRIu32 "x%" PRIu32 " and needs "
+		reason_set(why, "texture: level %u is %" PRIu32 "x%" PRIu32 " and needs "
 		    "%zu bytes, its count gives %" PRIu64, n, out->width,
 		    out->height, need, bytes);
 		return -EIO;
@@ -107,19 +107,19 @@ static int texture_read_level(const uint8_t *p, size_t len, uint64_t *at,
 }
 
 int texture_parse(const uint8_t *p, size_t len, uint16_t version,
-		  struct texture *tex, char *why)
+		  struct texture *tex, struct reason *why)
 {
 	memset(tex, 0, sizeof *tex);
 	if (!chunk_kind_is(p, len, CCSF_TEXTURE, "texture", why))
 		return -EIO;
 	if (version < 0x90) {
-		reason_set(why, TEXTURE_WHY, "texture: version 0x%x has no mipmap, tw or th "
+		reason_set(why, "texture: version 0x%x has no mipmap, tw or th "
 		    "(they start at 0x90)", version);
 		return -EIO;
 	}
 	struct ccsf_texture t;
 	if (ccsf_texture_head(p, len, version, &t)) {
-		reason_set(why, TEXTURE_WHY, "texture: chunk ends inside its fields (%zu bytes)",
+		reason_set(why, "texture: chunk ends inside its fields (%zu bytes)",
 		    len);
 		return -EIO;
 	}
@@ -147,13 +147,13 @@ int texture_parse(const uint8_t *p, size_t len, uint16_t version,
 }
 
 int clut_parse(const uint8_t *p, size_t len, uint16_t version,
-	       struct clut *clut, char *why)
+	       struct clut *clut, struct reason *why)
 {
 	memset(clut, 0, sizeof *clut);
 	if (!chunk_kind_is(p, len, CCSF_CLUT, "clut", why))
 		return -EIO;
 	if (version < 0x90) {
-		reason_set(why, TEXTURE_WHY, "clut: version 0x%x has no colour count (it starts "
+		reason_set(why, "clut: version 0x%x has no colour count (it starts "
 		    "at 0x90)", version);
 		return -EIO;
 	}
@@ -170,17 +170,17 @@ int clut_parse(const uint8_t *p, size_t len, uint16_t version,
 	clut->buf_y = cur_u16(&c);
 	clut->count = cur_u32(&c);
 	if (c.bad) {
-		reason_set(why, TEXTURE_WHY, "clut: chunk ends inside its fields (%zu bytes)", len);
+		reason_set(why, "clut: chunk ends inside its fields (%zu bytes)", len);
 		return -EIO;
 	}
 	if (clut->count == 0 || clut->count > CLUT_MAX_COLOURS ||
 	    clut->count % 2) {
-		reason_set(why, TEXTURE_WHY, "clut: count %" PRIu32 " is not an even number from 2 "
+		reason_set(why, "clut: count %" PRIu32 " is not an even number from 2 "
 		    "to 256 (16 or 256 expected)", clut->count);
 		return -EIO;
 	}
 	if ((size_t)clut->count * 4 > cur_left(&c)) {
-		reason_set(why, TEXTURE_WHY, "clut: %" PRIu32 " colours need %" PRIu32 " bytes, the "
+		reason_set(why, "clut: %" PRIu32 " colours need %" PRIu32 " bytes, the "
 		    "chunk holds %zu more", clut->count, clut->count * 4,
 		    cur_left(&c));
 		return -EIO;
@@ -216,16 +216,16 @@ void indexed_image_free(struct indexed_image *img)
 
 /* A level straight from a struct the caller may have built by hand: the
  * sizes must still fit the pixels. */
-static int level_usable(const struct texture *tex, unsigned level, char *why)
+static int level_usable(const struct texture *tex, unsigned level, struct reason *why)
 {
 	if (level >= tex->levels || level >= TEXTURE_MAX_LEVELS) {
-		reason_set(why, TEXTURE_WHY, "texture: no level %u (it has %u)", level,
+		reason_set(why, "texture: no level %u (it has %u)", level,
 		    tex->levels);
 		return -EINVAL;
 	}
 	const struct texture_level *lv = &tex->level[level];
 	if (tex->psm != TEXTURE_PSMT8 && tex->psm != TEXTURE_PSMT4) {
-		reason_set(why, TEXTURE_WHY, "texture: psm 0x%02x is neither 0x13 nor 0x14",
+		reason_set(why, "texture: psm 0x%02x is neither 0x13 nor 0x14",
 		    tex->psm);
 		return -EINVAL;
 	}
@@ -233,7 +233,7 @@ static int level_usable(const struct texture *tex, unsigned level, char *why)
 	    lv->width > (1u << TEXTURE_MAX_LOG2) ||
 	    lv->height > (1u << TEXTURE_MAX_LOG2) || !lv->pixels ||
 	    lv->bytes < level_pixel_bytes(lv->width, lv->height, tex->psm)) {
-		reason_set(why, TEXTURE_WHY, "texture: level %u's size does not fit its pixels",
+		reason_set(why, "texture: level %u's size does not fit its pixels",
 		    level);
 		return -EINVAL;
 	}
@@ -259,7 +259,7 @@ static uint8_t max_index(const uint8_t *p, size_t n, bool four)
 /* Says which pixel first takes an index past the palette; only on the
  * error path, so it may be slow. */
 static int index_error(const struct texture *tex, unsigned level,
-		       uint32_t palette_count, char *why)
+		       uint32_t palette_count, struct reason *why)
 {
 	const struct texture_level *lv = &tex->level[level];
 	uint32_t w = lv->width, h = lv->height;
@@ -272,7 +272,7 @@ static int index_error(const struct texture *tex, unsigned level,
 						     (k & 1 ? 4 : 0) & 0x0f)
 					 : lv->pixels[k];
 			if (v >= palette_count) {
-				reason_set(why, TEXTURE_WHY, "texture: level %u pixel (%" PRIu32
+				reason_set(why, "texture: level %u pixel (%" PRIu32
 				    ", %" PRIu32 ") from the top left has "
 				    "index %u, the palette has %" PRIu32
 				    " colours", level, x, y, v, palette_count);
@@ -290,7 +290,7 @@ static size_t level_bytes(const struct texture *tex, unsigned level)
 }
 
 int texture_check(const struct texture *tex, unsigned level,
-		  uint32_t palette_count, char *why)
+		  uint32_t palette_count, struct reason *why)
 {
 	int rc = level_usable(tex, level, why);
 	if (rc)
@@ -309,7 +309,7 @@ int texture_check(const struct texture *tex, unsigned level,
 
 int texture_decode(const struct texture *tex, unsigned level,
 		   uint32_t palette_count, struct indexed_image *img,
-		   char *why)
+		   struct reason *why)
 {
 	memset(img, 0, sizeof *img);
 	int rc = texture_check(tex, level, palette_count, why);
@@ -319,7 +319,7 @@ int texture_decode(const struct texture *tex, unsigned level,
 	uint32_t w = lv->width, h = lv->height;
 	img->index = malloc((size_t)w * h);
 	if (!img->index) {
-		reason_set(why, TEXTURE_WHY, "texture: out of memory for %" PRIu32 "x%" PRIu32
+		reason_set(why, "texture: out of memory for %" PRIu32 "x%" PRIu32
 		    " pixels", w, h);
 		return -ENOMEM;
 	}

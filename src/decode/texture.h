@@ -16,7 +16,7 @@
  *	texture_png() / palette_png()      indexed PNG bytes (malloc'ed)
  *
  * Every function that can fail returns 0 or a negative errno and, on
- * failure, writes a human reason (NUL-ended, at most TEXTURE_WHY bytes)
+ * failure, writes a human reason (see util/reason.h)
  * to `why` when it is not NULL.  Nothing here logs.  Errors: -EIO for a
  * chunk that breaks its format (or a libpng failure), -EINVAL for a
  * caller's argument that makes no sense, -ENOMEM.
@@ -27,8 +27,8 @@
 #include <stddef.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include "util/reason.h"
 
-#define TEXTURE_WHY 160         /* room for a reason, NUL included */
 
 #define TEXTURE_PSMT8 0x13      /* 8-bit indices */
 #define TEXTURE_PSMT4 0x14      /* 4-bit indices, low nibble left */
@@ -90,12 +90,12 @@ struct png_text_entry {
  * tw or th above 10, mipmap above 3, and a level whose count runs past len
  * or holds fewer bytes than its pixels need. */
 int texture_parse(const uint8_t *p, size_t len, uint16_t version,
-		  struct texture *tex, char *why);
+		  struct texture *tex, struct reason *why);
 
 /* Same conventions.  Rejects versions below 0x90 (no count), a count that
  * is 0, odd, above 256 or runs past len. */
 int clut_parse(const uint8_t *p, size_t len, uint16_t version,
-	       struct clut *clut, char *why);
+	       struct clut *clut, struct reason *why);
 
 /* The CLUT's colours in file order, alpha doubled and clamped to 255. */
 void palette_from_clut(const struct clut *clut, struct palette *pal);
@@ -105,13 +105,13 @@ void palette_from_clut(const struct clut *clut, struct palette *pal);
  * indexed_image_free() releases it (also after a failure). */
 int texture_decode(const struct texture *tex, unsigned level,
 		   uint32_t palette_count, struct indexed_image *img,
-		   char *why);
+		   struct reason *why);
 void indexed_image_free(struct indexed_image *img);
 
 /* What texture_decode() would say of a level, without decoding it: the
  * check a listing makes. */
 int texture_check(const struct texture *tex, unsigned level,
-		  uint32_t palette_count, char *why);
+		  uint32_t palette_count, struct reason *why);
 
 /* PNG image data is compressed with libdeflate when configure found it,
  * else by libpng with zlib.  Tests switch libdeflate off to check the
@@ -126,7 +126,7 @@ void texture_use_libdeflate(bool on);
  * (texture_png_size).  *png is malloc'ed; the caller frees it. */
 int texture_png(const struct indexed_image *img, uint8_t psm,
 		const struct palette *pal, const struct png_text_entry *text,
-		size_t text_count, uint8_t **png, size_t *png_len, char *why);
+		size_t text_count, uint8_t **png, size_t *png_len, struct reason *why);
 
 /* The same at zlib level `level`: 0 stores the rows, at memory speed,
  * and refuses keys that libpng would change (a leading, trailing or
@@ -134,7 +134,7 @@ int texture_png(const struct indexed_image *img, uint8_t psm,
 int texture_png_level(const struct indexed_image *img, uint8_t psm,
 		      const struct palette *pal,
 		      const struct png_text_entry *text, size_t text_count,
-		      int level, uint8_t **png, size_t *png_len, char *why);
+		      int level, uint8_t **png, size_t *png_len, struct reason *why);
 
 /* The exact size of texture_png's file for an image of this shape, this
  * palette and text, known without making it; -EINVAL when texture_png
@@ -149,7 +149,7 @@ int texture_png_size(uint32_t width, uint32_t height, uint8_t psm,
  * writer that holds the room already (scene.glb's buffer). */
 int texture_png_into(const struct indexed_image *img, uint8_t psm,
 		     const struct palette *pal, uint8_t *out, size_t size,
-		     char *why);
+		     struct reason *why);
 
 #define PALETTE_SWATCH 8        /* pixels a side of one colour's square */
 
@@ -159,10 +159,10 @@ int texture_png_into(const struct indexed_image *img, uint8_t psm,
  * depth 4 up to 16 colours, else 8) with tRNS; cells past the last colour
  * are fully transparent black. */
 int palette_png(const struct palette *pal, const struct png_text_entry *text,
-		size_t text_count, uint8_t **png, size_t *png_len, char *why);
+		size_t text_count, uint8_t **png, size_t *png_len, struct reason *why);
 int palette_png_level(const struct palette *pal,
 		      const struct png_text_entry *text, size_t text_count,
-		      int level, uint8_t **png, size_t *png_len, char *why);
+		      int level, uint8_t **png, size_t *png_len, struct reason *why);
 /* The exact size of palette_png's file, as texture_png_size. */
 int palette_png_size(const struct palette *pal,
 		     const struct png_text_entry *text, size_t text_count,

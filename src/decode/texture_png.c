@@ -50,13 +50,13 @@
  * error pointers. */
 struct png_sink {
 	struct strbuf out;
-	char *why;
+	struct reason *why;
 };
 
 static void png_on_error(png_structp png, png_const_charp msg)
 {
 	struct png_sink *sink = png_get_error_ptr(png);
-	reason_set(sink->why, TEXTURE_WHY, "libpng: %s", msg);
+	reason_set(sink->why, "libpng: %s", msg);
 	png_longjmp(png, 1);
 }
 
@@ -100,13 +100,13 @@ static bool is_printable_ascii(const char *s)
 }
 
 static int check_text(const struct png_text_entry *text, size_t n,
-		      char *why)
+		      struct reason *why)
 {
 	for (size_t i = 0; i < n; i++) {
 		size_t k = text[i].key ? strlen(text[i].key) : 0;
 		if (k == 0 || k > 79 || !is_printable_ascii(text[i].key) ||
 		    !text[i].text) {
-			reason_set(why, TEXTURE_WHY, "png: text entry %zu needs a key of 1-79 "
+			reason_set(why, "png: text entry %zu needs a key of 1-79 "
 			    "printable ASCII characters and a text", i);
 			return -EINVAL;
 		}
@@ -280,14 +280,14 @@ static void write_png_body(png_structp png, png_infop info,
 /* The one place that talks to libpng's setjmp; nothing that lives across
  * the setjmp is assigned after it, so nothing needs to be volatile. */
 static int write_png(struct png_job *job, uint8_t **png_out, size_t *len,
-		     char *why)
+		     struct reason *why)
 {
 	*png_out = NULL;
 	*len = 0;
 	struct png_sink sink = { STRBUF_INIT, why };
 	uint8_t *row = malloc(job->img->width / 2 + 1);
 	if (!row) {
-		reason_set(why, TEXTURE_WHY, "png: out of memory");
+		reason_set(why, "png: out of memory");
 		return -ENOMEM;
 	}
 	job->row = row;
@@ -297,7 +297,7 @@ static int write_png(struct png_job *job, uint8_t **png_out, size_t *len,
 	if (png_libdeflate_on && !deflate_rows(job, &idat, &idat_len)) {
 		free(row);
 		bufpool_free(idat);
-		reason_set(why, TEXTURE_WHY, "png: out of memory");
+		reason_set(why, "png: out of memory");
 		return -ENOMEM;
 	}
 #endif
@@ -309,7 +309,7 @@ static int write_png(struct png_job *job, uint8_t **png_out, size_t *len,
 		png_destroy_write_struct(&png, NULL);
 		free(row);
 		bufpool_free(idat);
-		reason_set(why, TEXTURE_WHY, "png: out of memory");
+		reason_set(why, "png: out of memory");
 		return -ENOMEM;
 	}
 	if (setjmp(png_jmpbuf(png))) {
@@ -326,19 +326,19 @@ static int write_png(struct png_job *job, uint8_t **png_out, size_t *len,
 	bufpool_free(idat);
 	int rc = sb_finish(&sink.out, png_out, len);
 	if (rc)
-		reason_set(why, TEXTURE_WHY, "png: out of memory");
+		reason_set(why, "png: out of memory");
 	return rc;
 }
 
 static int check_indices(const struct indexed_image *img, uint32_t colours,
-			 char *why)
+			 struct reason *why)
 {
 	size_t n = (size_t)img->width * img->height;
 	if (colours >= 256)
 		return 0;               /* no byte can reach past it */
 	for (size_t k = 0; k < n; k++) {
 		if (img->index[k] >= colours) {
-			reason_set(why, TEXTURE_WHY, "png: pixel (%zu, %zu) has index %u, the PLTE "
+			reason_set(why, "png: pixel (%zu, %zu) has index %u, the PLTE "
 			    "has %" PRIu32 " colours", k % img->width,
 			    k / img->width, img->index[k], colours);
 			return -EINVAL;
@@ -347,12 +347,12 @@ static int check_indices(const struct indexed_image *img, uint32_t colours,
 	return 0;
 }
 
-static int check_image(const struct indexed_image *img, char *why)
+static int check_image(const struct indexed_image *img, struct reason *why)
 {
 	if (!img->index || !img->width || !img->height ||
 	    img->width > (1u << TEXTURE_MAX_LOG2) ||
 	    img->height > (1u << TEXTURE_MAX_LOG2)) {
-		reason_set(why, TEXTURE_WHY, "png: image is empty or above 1024 pixels a side");
+		reason_set(why, "png: image is empty or above 1024 pixels a side");
 		return -EINVAL;
 	}
 	return 0;
@@ -360,7 +360,7 @@ static int check_image(const struct indexed_image *img, char *why)
 
 int texture_png(const struct indexed_image *img, uint8_t psm,
 		const struct palette *pal, const struct png_text_entry *text,
-		size_t text_count, uint8_t **png, size_t *png_len, char *why)
+		size_t text_count, uint8_t **png, size_t *png_len, struct reason *why)
 {
 	return texture_png_level(img, psm, pal, text, text_count, 0, png,
 				 png_len, why);
@@ -369,10 +369,10 @@ int texture_png(const struct indexed_image *img, uint8_t psm,
 /* Level 0: the whole file laid out by png_stored.c, in one buffer of the
  * size it said. */
 static int write_stored(const struct png_job *job, uint8_t **png_out,
-			size_t *len, char *why)
+			size_t *len, struct reason *why)
 {
 	if (!png_stored_text_ok(job->text, job->text_count)) {
-		reason_set(why, TEXTURE_WHY, "png: a text key has a leading, "
+		reason_set(why, "png: a text key has a leading, "
 			   "trailing or doubled space");
 		return -EINVAL;
 	}
@@ -384,7 +384,7 @@ static int write_stored(const struct png_job *job, uint8_t **png_out,
 	*png_out = bufpool_alloc(*len);
 	if (!*png_out) {
 		*len = 0;
-		reason_set(why, TEXTURE_WHY, "png: out of memory");
+		reason_set(why, "png: out of memory");
 		return -ENOMEM;
 	}
 	png_stored_write(&p, job->img->index, *png_out);
@@ -392,7 +392,7 @@ static int write_stored(const struct png_job *job, uint8_t **png_out,
 }
 
 static int write_any(struct png_job *job, uint8_t **png_out, size_t *len,
-		     char *why)
+		     struct reason *why)
 {
 	return job->level ? write_png(job, png_out, len, why)
 			  : write_stored(job, png_out, len, why);
@@ -402,15 +402,15 @@ static int write_any(struct png_job *job, uint8_t **png_out, size_t *len,
 static int texture_job(const struct indexed_image *img, uint8_t psm,
 		       const struct palette *pal,
 		       const struct png_text_entry *text, size_t text_count,
-		       int level, struct png_job *job, char *why)
+		       int level, struct png_job *job, struct reason *why)
 {
 	if (level < 0 || level > 9) {
-		reason_set(why, TEXTURE_WHY, "png: zlib level %d is not 0 to 9",
+		reason_set(why, "png: zlib level %d is not 0 to 9",
 			   level);
 		return -EINVAL;
 	}
 	if (psm != TEXTURE_PSMT8 && psm != TEXTURE_PSMT4) {
-		reason_set(why, TEXTURE_WHY, "png: psm 0x%02x is neither 0x13 nor 0x14", psm);
+		reason_set(why, "png: psm 0x%02x is neither 0x13 nor 0x14", psm);
 		return -EINVAL;
 	}
 	int bit_depth = psm == TEXTURE_PSMT4 ? 4 : 8;
@@ -418,7 +418,7 @@ static int texture_job(const struct indexed_image *img, uint8_t psm,
 	if (colours > (1u << bit_depth))
 		colours = 1u << bit_depth;
 	if (colours == 0) {
-		reason_set(why, TEXTURE_WHY, "png: the palette is empty");
+		reason_set(why, "png: the palette is empty");
 		return -EINVAL;
 	}
 	int rc = check_image(img, why);
@@ -438,7 +438,7 @@ static int texture_job(const struct indexed_image *img, uint8_t psm,
 int texture_png_level(const struct indexed_image *img, uint8_t psm,
 		      const struct palette *pal,
 		      const struct png_text_entry *text, size_t text_count,
-		      int level, uint8_t **png, size_t *png_len, char *why)
+		      int level, uint8_t **png, size_t *png_len, struct reason *why)
 {
 	*png = NULL;
 	*png_len = 0;
@@ -449,7 +449,7 @@ int texture_png_level(const struct indexed_image *img, uint8_t psm,
 
 int texture_png_into(const struct indexed_image *img, uint8_t psm,
 		     const struct palette *pal, uint8_t *out, size_t size,
-		     char *why)
+		     struct reason *why)
 {
 	struct png_job job;
 	int rc = texture_job(img, psm, pal, NULL, 0, 0, &job, why);
@@ -458,7 +458,7 @@ int texture_png_into(const struct indexed_image *img, uint8_t psm,
 	struct png_indexed p = { img->width, img->height, job.bit_depth,
 				 job.rgba, job.colours, NULL, 0 };
 	if (png_stored_size(&p) != size) {
-		reason_set(why, TEXTURE_WHY, "png: %zu bytes of room for a "
+		reason_set(why, "png: %zu bytes of room for a "
 			   "PNG of %zu", size, png_stored_size(&p));
 		return -EINVAL;
 	}
@@ -489,7 +489,7 @@ int texture_png_size(uint32_t width, uint32_t height, uint8_t psm,
 }
 
 int palette_png(const struct palette *pal, const struct png_text_entry *text,
-		size_t text_count, uint8_t **png, size_t *png_len, char *why)
+		size_t text_count, uint8_t **png, size_t *png_len, struct reason *why)
 {
 	return palette_png_level(pal, text, text_count, 0, png, png_len, why);
 }
@@ -529,12 +529,12 @@ int palette_png_size(const struct palette *pal,
 
 int palette_png_level(const struct palette *pal,
 		      const struct png_text_entry *text, size_t text_count,
-		      int level, uint8_t **png, size_t *png_len, char *why)
+		      int level, uint8_t **png, size_t *png_len, struct reason *why)
 {
 	*png = NULL;
 	*png_len = 0;
 	if (pal->count == 0 || pal->count > CLUT_MAX_COLOURS) {
-		reason_set(why, TEXTURE_WHY, "png: palette of %" PRIu32 " colours", pal->count);
+		reason_set(why, "png: palette of %" PRIu32 " colours", pal->count);
 		return -EINVAL;
 	}
 	int rc = check_text(text, text_count, why);
@@ -550,7 +550,7 @@ int palette_png_level(const struct palette *pal,
 	if (!rgba || !img.index) {
 		free(rgba);
 		free(img.index);
-		reason_set(why, TEXTURE_WHY, "png: out of memory");
+		reason_set(why, "png: out of memory");
 		return -ENOMEM;
 	}
 	memcpy(rgba, pal->rgba, (size_t)pal->count * 4);

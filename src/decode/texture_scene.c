@@ -20,12 +20,12 @@ int texture_job_prepare(const struct ccsf_scene *s, const uint8_t *data,
 	if ((uint64_t)c->offset + c->length > len)
 		return -EIO;
 	int rc = texture_parse(data + c->offset, c->length, s->version,
-			       &job->tex, job->why);
+			       &job->tex, &job->why);
 	if (rc < 0)
 		return rc;
 	uint32_t clut_chunk;
 	if (ccsf_find_owned(s, CCSF_CLUT, job->tex.clut, &clut_chunk) < 0) {
-		reason_set(job->why, sizeof job->why, "its palette, object %"
+		reason_set(&job->why, "its palette, object %"
 			   PRIu32 ", has no CLUT chunk in this file",
 			   job->tex.clut);
 		return -EIO;
@@ -35,12 +35,12 @@ int texture_job_prepare(const struct ccsf_scene *s, const uint8_t *data,
 		return -EIO;
 	struct clut clut;
 	rc = clut_parse(data + cc->offset, cc->length, s->version, &clut,
-			job->why);
+			&job->why);
 	if (rc < 0)
 		return rc;
 	palette_from_clut(&clut, &job->pal);
 	if (!decode)
-		return texture_check(&job->tex, level, job->pal.count, job->why);
+		return texture_check(&job->tex, level, job->pal.count, &job->why);
 	return texture_decode(&job->tex, level, job->pal.count, &job->img,
-			      job->why);
+			      &job->why);
 }

@@ -11,6 +11,7 @@
 
 #include "ccsf/ccsf.h"
 #include "decode/texture.h"
+#include "util/reason.h"
 
 /* Everything a texture needs, checked: the texture, its palette and one
  * level (decoded when asked). */
@@ -18,7 +19,7 @@ struct texture_job {
 	struct texture tex;
 	struct palette pal;
 	struct indexed_image img;
-	char why[TEXTURE_WHY];
+	struct reason why;
 };
 
 /* Parses the texture chunk `chunk` and its palette and checks level

@@ -17,22 +17,17 @@ static int inside(const struct elf_image *e, uint64_t off, uint64_t n)
 	return off <= e->len && n <= e->len - off;
 }
 
-static void set_why(char *why, size_t wl, const char *what)
-{
-	snprintf(why, wl, "%s", what);
-}
-
-static int check_class(Elf *elf, char *why, size_t wl)
+static int check_class(Elf *elf, struct reason *why)
 {
 	if (elf_kind(elf) != ELF_K_ELF) {
-		set_why(why, wl, "not an ELF file");
+		reason_set(why, "%s", "not an ELF file");
 		return -EINVAL;
 	}
 	size_t ident_len;
 	const char *ident = elf_getident(elf, &ident_len);
 	if (!ident || ident_len < EI_NIDENT || ident[EI_CLASS] != ELFCLASS32 ||
 	    ident[EI_DATA] != ELFDATA2LSB) {
-		set_why(why, wl, "not a 32-bit little-endian ELF");
+		reason_set(why, "%s", "not a 32-bit little-endian ELF");
 		return -EINVAL;
 	}
 	return 0;
@@ -40,7 +35,7 @@ static int check_class(Elf *elf, char *why, size_t wl)
 
 /* The first symbol table, and the string table its sh_link names, as
  * offsets into the file: libelf checked that they lie inside it. */
-static int find_symtab(struct elf_image *e, Elf *elf, char *why, size_t wl)
+static int find_symtab(struct elf_image *e, Elf *elf, struct reason *why)
 {
 	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
 		GElf_Shdr sh, lh;
@@ -51,7 +46,7 @@ static int find_symtab(struct elf_image *e, Elf *elf, char *why, size_t wl)
 		    !inside(e, sh.sh_offset, sh.sh_size) ||
 		    !inside(e, lh.sh_offset, lh.sh_size) || !lh.sh_size ||
 		    e->data[lh.sh_offset + lh.sh_size - 1] != 0) {
-			set_why(why, wl, "the symbol table or its names lie "
+			reason_set(why, "%s", "the symbol table or its names lie "
 				"outside the file");
 			return -EINVAL;
 		}
@@ -61,16 +56,16 @@ static int find_symtab(struct elf_image *e, Elf *elf, char *why, size_t wl)
 		e->strsize = lh.sh_size;
 		return 0;
 	}
-	set_why(why, wl, "no symbol table (a stripped executable)");
+	reason_set(why, "%s", "no symbol table (a stripped executable)");
 	return -ENOENT;
 }
 
 /* The loaded segments, kept as offsets into the file. */
-static int read_segments(struct elf_image *e, Elf *elf, char *why, size_t wl)
+static int read_segments(struct elf_image *e, Elf *elf, struct reason *why)
 {
 	size_t n;
 	if (elf_getphdrnum(elf, &n) != 0) {
-		set_why(why, wl, "program headers lie outside the file");
+		reason_set(why, "%s", "program headers lie outside the file");
 		return -EINVAL;
 	}
 	for (size_t i = 0; i < n && e->nseg < ELF_MAX_SEGMENTS; i++) {
@@ -88,28 +83,28 @@ static int read_segments(struct elf_image *e, Elf *elf, char *why, size_t wl)
 }
 
 int elf_open(struct elf_image *e, const uint8_t *data, size_t len,
-	     char *why, size_t why_len)
+	     struct reason *why)
 {
 	memset(e, 0, sizeof *e);
 	e->data = data;
 	e->len = len;
 	if (elf_version(EV_CURRENT) == EV_NONE) {
-		set_why(why, why_len, "libelf is too old");
+		reason_set(why, "%s", "libelf is too old");
 		return -EINVAL;
 	}
 	/* ELF_C_READ on memory never writes: the cast only meets the
 	 * prototype. */
 	Elf *elf = elf_memory((char *)data, len);
 	if (!elf) {
-		snprintf(why, why_len, "not an ELF file: %s",
+		reason_set(why, "not an ELF file: %s",
 			 elf_errmsg(-1));
 		return -EINVAL;
 	}
-	int rc = check_class(elf, why, why_len);
+	int rc = check_class(elf, why);
 	if (rc == 0)
-		rc = read_segments(e, elf, why, why_len);
+		rc = read_segments(e, elf, why);
 	if (rc == 0)
-		rc = find_symtab(e, elf, why, why_len);
+		rc = find_symtab(e, elf, why);
 	elf_end(elf);
 	return rc;
 }

@@ -13,8 +13,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "util/reason.h"
 
-#define ELF_WHY 160
 
 #define ELF_MAX_SEGMENTS 16
 
@@ -35,7 +35,7 @@ struct elf_image {
  * little-endian ELF or its headers lie outside it; -ENOENT when it has
  * no symbol table (stripped).  why says which. */
 int elf_open(struct elf_image *e, const uint8_t *data, size_t len,
-	     char *why, size_t why_len);
+	     struct reason *why);
 
 /* The value and size of the symbol called name; -ENOENT when none is. */
 int elf_symbol(const struct elf_image *e, const char *name, uint32_t *value,

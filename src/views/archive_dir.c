@@ -35,7 +35,7 @@ static int verify_member(struct fs *fs, struct member *m)
 	 * shows up here as ISIZE, not as an allocation. */
 	if (rc == 0 && r.isize > fs->max_member) {
 		rc = -EFBIG;
-		snprintf(r.error, sizeof r.error, "inflates to more than %zu "
+		reason_set(&r.error, "inflates to more than %zu "
 			 "bytes", fs->max_member);
 	}
 	member_record_outcome(fs, m, rc, &r);

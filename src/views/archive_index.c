@@ -25,13 +25,13 @@ static int from_table(struct archive_dir *ar, const struct fdtbl *t,
 		      const char *exe)
 {
 	struct archive_index x;
-	char why[FDTBL_WHY] = "";
-	int rc = archive_index_build(&ar->blob, t, &x, why, sizeof why);
+	struct reason why = { "" };
+	int rc = archive_index_build(&ar->blob, t, &x, &why);
 	if (rc < 0) {
 		if (rc == -EINVAL)
 			log_info("%s: members found by the scan; the game's "
 				 "index in %s is not used: %s", ar->label, exe,
-				 why);
+				 why.text);
 		return rc;
 	}
 	ar->entries = x.entries;
@@ -50,13 +50,13 @@ static int from_table(struct archive_dir *ar, const struct fdtbl *t,
 int archive_dir_entries(struct archive_dir *ar)
 {
 	if (ar->gi && game_index_archive(ar->tree_path)) {
-		char why[GAME_WHY];
-		const struct fdtbl *t = game_index_table(ar->gi, why, sizeof why);
+		struct reason why = { "" };
+		const struct fdtbl *t = game_index_table(ar->gi, &why);
 		if (!t)
 			log_info("%s: members found by the scan; the game's "
-				 "index is not used: %s", ar->label, why);
+				 "index is not used: %s", ar->label, why.text);
 		else {
-			int rc = from_table(ar, t, why);
+			int rc = from_table(ar, t, why.text);
 			if (rc != -EINVAL)
 				return rc;
 		}

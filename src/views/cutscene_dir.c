@@ -141,9 +141,9 @@ int member_add_cutscene_files(struct fs *fs, struct member *m,
 	int rc = cutscene_audio_layout(&m->scene, data, len, &m->audio);
 	if (rc < 0)
 		return rc;
-	if (m->audio.problem[0])
+	if (reason_given(&m->audio.problem))
 		log_error("%s: member %s: audio: %s", m->ar->label, m->name,
-			  m->audio.problem);
+			  m->audio.problem.text);
 	if (m->audio.present)
 		dir_add_stream(b, "audio.wav", t, cutscene_wav_size(&m->audio),
 			       read_audio, m);

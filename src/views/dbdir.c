@@ -72,12 +72,12 @@ static int fill_bytes(void *ctx, uint8_t **data, size_t *len)
 /* The database opened over its cached bytes; dbmod_close and cache_put
  * when done. */
 static int open_db(struct fs *fs, struct dbdir *d, struct cache_ref *ref,
-		   struct dbmod *db, char *why, size_t why_len)
+		   struct dbmod *db, struct reason *why)
 {
 	int rc = cache_get(fs->cache, d->dir->ino, fill_bytes, d, ref);
 	if (rc < 0)
 		return rc;
-	rc = dbmod_open(db, ref->data, ref->len, why, why_len);
+	rc = dbmod_open(db, ref->data, ref->len, why);
 	if (rc < 0)
 		cache_put(fs->cache, ref);
 	return rc;
@@ -95,8 +95,8 @@ static int produce(struct fs *fs, struct node *n, uint8_t **data, size_t *len)
 	enum db_file file = n->u.made.arg % 8;
 	struct cache_ref ref;
 	struct dbmod db;
-	char why[DBMOD_WHY] = "";
-	int rc = open_db(fs, d, &ref, &db, why, sizeof why);
+	struct reason why = { "" };
+	int rc = open_db(fs, d, &ref, &db, &why);
 	if (rc < 0)
 		return rc;
 	struct strbuf sb = STRBUF_INIT, mtl = STRBUF_INIT;
@@ -106,16 +106,16 @@ static int produce(struct fs *fs, struct node *n, uint8_t **data, size_t *len)
 		rc = dbmod_models_text(&db, &sb);
 		break;
 	case DB_BIN:
-		rc = dbmod_model_bytes(&db, pos, &start, &bytes, why, sizeof why);
+		rc = dbmod_model_bytes(&db, pos, &start, &bytes, &why);
 		if (rc == 0)
 			sb_append(&sb, ref.data + start, bytes);
 		break;
 	case DB_TXT:
-		rc = dbmod_model_text(&db, pos, &sb, why, sizeof why);
+		rc = dbmod_model_text(&db, pos, &sb, &why);
 		break;
 	case DB_OBJ:
 	case DB_MTL:
-		rc = dbmod_model_obj(&db, pos, &sb, &mtl, why, sizeof why);
+		rc = dbmod_model_obj(&db, pos, &sb, &mtl, &why);
 		if (file == DB_MTL) {
 			struct strbuf t = sb;
 			sb = mtl;
@@ -123,8 +123,8 @@ static int produce(struct fs *fs, struct node *n, uint8_t **data, size_t *len)
 		}
 		break;
 	case DB_ERROR:
-		rc = dbmod_check(&db, pos, NULL, why, sizeof why);
-		sb_printf(&sb, "%s\n", rc < 0 ? why : "no error");
+		rc = dbmod_check(&db, pos, NULL, &why);
+		sb_printf(&sb, "%s\n", rc < 0 ? why.text : "no error");
 		rc = 0;
 		break;
 	}
@@ -141,7 +141,8 @@ static int produce(struct fs *fs, struct node *n, uint8_t **data, size_t *len)
 static void add_model(struct dir_builder *b, struct dbdir *d,
 		      const struct dbmod *db, size_t pos, time_t t)
 {
-	char name[16], why[DBMOD_WHY] = "";
+	char name[16];
+	struct reason why = { "" };
 	snprintf(name, sizeof name, "%04u", db->entries[pos].id);
 	struct node *m = dir_add_dir(b, name, t, NULL, NULL);
 	if (!m)
@@ -155,10 +156,10 @@ static void add_model(struct dir_builder *b, struct dbdir *d,
 			     (uint32_t)DB_ARG(pos, f));
 	/* Checked as listed: a broken model says why at once, and its
 	 * files fail with EIO. */
-	if (dbmod_check(db, pos, NULL, why, sizeof why) < 0) {
+	if (dbmod_check(db, pos, NULL, &why) < 0) {
 		dir_add_made(&mb, "error.txt", t, produce, d,
 			     (uint32_t)DB_ARG(pos, DB_ERROR));
-		log_error("%s: model %s: %s", d->path, name, why);
+		log_error("%s: model %s: %s", d->path, name, why.text);
 	}
 	if (dir_publish(&mb) < 0)
 		b->failed = true;
@@ -170,11 +171,11 @@ static int populate(struct fs *fs, struct node *dir)
 	d->dir = dir;
 	struct cache_ref ref;
 	struct dbmod db;
-	char why[DBMOD_WHY] = "";
-	int rc = open_db(fs, d, &ref, &db, why, sizeof why);
+	struct reason why = { "" };
+	int rc = open_db(fs, d, &ref, &db, &why);
 	if (rc < 0) {
 		log_error("%s: not a readable model database: %s", d->path,
-			  why[0] ? why : strerror(-rc));
+			  reason_or_errno(&why, rc));
 		return rc;
 	}
 	struct dir_builder b;

@@ -23,7 +23,7 @@ struct game_index {
 	bool tried;
 	bool ok;
 	struct fdtbl table;
-	char why[GAME_WHY];
+	struct reason why;
 };
 
 static void game_index_free(void *p)
@@ -55,14 +55,14 @@ static int boot_path(struct game_index *gi, char *path, size_t n)
 	size_t len;
 	int rc = gi->read(gi->ctx, "SYSTEM.CNF", CNF_MAX, &cnf, &len);
 	if (rc < 0) {
-		snprintf(gi->why, sizeof gi->why, "SYSTEM.CNF: %s",
+		reason_set(&gi->why, "SYSTEM.CNF: %s",
 			 rc == -ENOENT ? "not in the source" : strerror(-rc));
 		return rc;
 	}
 	rc = fdtbl_boot_path((const char *)cnf, len, path, n);
 	free(cnf);
 	if (rc < 0)
-		snprintf(gi->why, sizeof gi->why, "SYSTEM.CNF: %s",
+		reason_set(&gi->why, "SYSTEM.CNF: %s",
 			 rc == -ENOENT ? "no BOOT2 line"
 				       : "its BOOT2 line names no file");
 	return rc;
@@ -77,25 +77,24 @@ static void load(struct game_index *gi)
 	size_t len;
 	int rc = gi->read(gi->ctx, path, EXE_MAX, &exe, &len);
 	if (rc < 0) {
-		snprintf(gi->why, sizeof gi->why, "%s (BOOT2 in SYSTEM.CNF): %s",
+		reason_set(&gi->why, "%s (BOOT2 in SYSTEM.CNF): %s",
 			 path, rc == -ENOENT ? "not in the source"
 					     : strerror(-rc));
 		return;
 	}
-	char why[FDTBL_WHY] = "";
-	rc = fdtbl_read(exe, len, &gi->table, why, sizeof why);
+	struct reason why = { "" };
+	rc = fdtbl_read(exe, len, &gi->table, &why);
 	free(exe);
 	if (rc < 0) {
-		snprintf(gi->why, sizeof gi->why, "%s: %s", path,
-			 rc == -ENOMEM ? "out of memory" : why);
+		reason_set(&gi->why, "%s: %s", path,
+			 rc == -ENOMEM ? "out of memory" : why.text);
 		return;
 	}
-	snprintf(gi->why, sizeof gi->why, "%s", path);
+	reason_set(&gi->why, "%s", path);
 	gi->ok = true;
 }
 
-const struct fdtbl *game_index_table(struct game_index *gi, char *why,
-				     size_t why_len)
+const struct fdtbl *game_index_table(struct game_index *gi, struct reason *why)
 {
 	pthread_mutex_lock(&gi->lock);
 	if (!gi->tried) {
@@ -103,7 +102,8 @@ const struct fdtbl *game_index_table(struct game_index *gi, char *why,
 		gi->tried = true;
 	}
 	pthread_mutex_unlock(&gi->lock);
-	snprintf(why, why_len, "%s", gi->why);
+	if (why)
+		*why = gi->why;
 	return gi->ok ? &gi->table : NULL;
 }
 

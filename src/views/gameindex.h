@@ -10,6 +10,7 @@
 
 #include "archive/fdtbl.h"
 #include "tree/tree.h"
+#include "util/reason.h"
 
 /* Reads the file at a path from the source's root, its folders
  * separated by backslashes and matched without regard to case, into a
@@ -18,7 +19,6 @@
 typedef int (*game_read_fn)(void *ctx, const char *path, size_t max,
 			    uint8_t **data, size_t *len);
 
-#define GAME_WHY 512
 
 struct game_index;
 
@@ -27,8 +27,7 @@ struct game_index *game_index_new(struct fs *fs, game_read_fn read,
 
 /* The tables, or NULL; why names the executable read, or says why
  * there are no tables. */
-const struct fdtbl *game_index_table(struct game_index *gi, char *why,
-				     size_t why_len);
+const struct fdtbl *game_index_table(struct game_index *gi, struct reason *why);
 
 /* The archive that the index describes: DATA/DATA.BIN from the root. */
 int game_index_archive(const char *tree_path);

@@ -46,7 +46,7 @@ void member_record_outcome(struct fs *fs, struct member *m, int rc,
 	pthread_mutex_unlock(&fs->lock);
 	if (first && rc < 0)
 		log_error("%s: member %s at byte %" PRIu64 ": %s", m->ar->label,
-			  m->name, m->e->offset, r->error);
+			  m->name, m->e->offset, r->error.text);
 	if (first)
 		archive_dir_check_inflated(m, rc, r);
 }
@@ -68,7 +68,7 @@ static int member_fill(void *ctx, uint8_t **data, size_t *len)
 	if (*len < walked)
 		log_error("%s: member %s: %zu bytes inflated, %zu when first "
 			  "read (the source changed?)%s%s", m->ar->label,
-			  m->name, *len, walked, rc ? ": " : "", r.error);
+			  m->name, *len, walked, rc ? ": " : "", r.error.text);
 	if (rc == -EFBIG) {
 		free(*data);
 		*data = NULL;
@@ -188,10 +188,10 @@ static int produce_error_text(struct fs *fs, struct node *n, uint8_t **data,
 	if (irc < 0)
 		sb_printf(&sb, "member: %s at byte %" PRIu64 " of %s\n"
 			  "inflate: %s\n", m->name, m->e->offset,
-			  m->ar->tree_path, gz.error);
+			  m->ar->tree_path, gz.error.text);
 	if (m->walked && m->walk_rc < 0)
 		sb_printf(&sb, "walk: at byte %zu of the inflated file: %s\n",
-			  m->scene.error_offset, m->scene.error);
+			  m->scene.error_offset, m->scene.error.text);
 	return sb_finish(&sb, data, len);
 }
 
@@ -226,7 +226,7 @@ static int produce_scene_text(struct fs *fs, struct node *n, uint8_t **data,
 			  s->size - s->trailer_offset, s->trailer_offset);
 	if (m->walk_rc < 0)
 		sb_printf(&sb, "error: at byte %zu: %s\n", s->error_offset,
-			  s->error);
+			  s->error.text);
 	sb_printf(&sb, "files: %" PRIu32 "\n", s->file_count);
 	for (uint32_t i = 0; i < s->file_count; i++) {
 		sb_printf(&sb, "file %" PRIu32 ": ", i);
@@ -441,7 +441,7 @@ int member_populate(struct fs *fs, struct node *dir)
 			rc = -ENOMEM;
 		else if (m->walk_rc < 0)
 			log_error("%s: member %s: %s (byte %zu)", m->ar->label,
-				  m->name, m->scene.error, m->scene.error_offset);
+				  m->name, m->scene.error.text, m->scene.error_offset);
 	}
 	if (rc == 0 && m->walked)
 		rc = name_objects(fs, m);

@@ -103,7 +103,7 @@ static int produce_texture_png(struct fs *fs, struct node *n, uint8_t **data,
 		png_text_of(&text, m, s->chunks[chunk].object);
 		rc = texture_png_level(&job.img, job.tex.psm, &job.pal,
 				       text.entry, PNG_TEXT_ENTRIES,
-				       fs->png_level, data, len, job.why);
+				       fs->png_level, data, len, &job.why);
 	}
 	indexed_image_free(&job.img);
 	return rc;
@@ -121,15 +121,15 @@ static int produce_palette_png(struct fs *fs, struct node *n, uint8_t **data,
 		return rc;
 	struct clut clut;
 	struct palette pal;
-	char why[TEXTURE_WHY];
-	rc = clut_parse(p, plen, member_scene(m)->version, &clut, why);
+	struct reason why = { "" };
+	rc = clut_parse(p, plen, member_scene(m)->version, &clut, &why);
 	if (rc == 0) {
 		palette_from_clut(&clut, &pal);
 		struct png_text text;
 		png_text_of(&text, m,
 			    member_scene(m)->chunks[n->u.made.arg].object);
 		rc = palette_png_level(&pal, text.entry, PNG_TEXT_ENTRIES,
-				       fs->png_level, data, len, why);
+				       fs->png_level, data, len, &why);
 	}
 	cache_put(fs->cache, &ref);
 	return rc;
@@ -184,12 +184,12 @@ static const char *model_texture_path(void *ctx, uint32_t texture)
 static int posed_model_obj(struct member *m, const uint8_t *data, size_t len,
 			   const uint8_t *p, size_t plen, bool pose_it,
 			   const struct model_env *env, struct strbuf *obj,
-			   struct strbuf *mtl, char *why, size_t why_len)
+			   struct strbuf *mtl, struct reason *why)
 {
 	const struct ccsf_scene *s = member_scene(m);
 	struct model_mesh mesh;
 	struct pose pose = { 0 };
-	int rc = model_decode(p, plen, s->version, &mesh, why, why_len);
+	int rc = model_decode(p, plen, s->version, &mesh, why);
 	pose_it = pose_it && (mesh.mtype & 4);
 	if (rc == 0 && pose_it)
 		rc = pose_build(s, data, len, &pose);
@@ -226,16 +226,15 @@ static int produce_model(struct fs *fs, struct node *n, uint8_t **data,
 	struct model_env env = { &ms, model_object_name, model_material,
 				 model_texture_path };
 	struct strbuf obj = STRBUF_INIT, mtl = STRBUF_INIT;
-	char why[160];
+	struct reason why = { "" };
 	if (part == PART_HIT)
-		rc = hit_obj(p, plen, &env, &obj, why, sizeof why);
+		rc = hit_obj(p, plen, &env, &obj, &why);
 	else
 		/* The MTL costs a decode of its own: it is read once, when a
 		 * viewer loads the OBJ. */
 		/* model.mtl does not depend on where vertices sit. */
 		rc = posed_model_obj(m, ref.data, ref.len, p, plen,
-				     part == PART_OBJ, &env, &obj, &mtl, why,
-				     sizeof why);
+				     part == PART_OBJ, &env, &obj, &mtl, &why);
 	cache_put(fs->cache, &ref);
 	struct strbuf *out = part == PART_MTL ? &mtl : &obj;
 	sb_free(part == PART_MTL ? &obj : &mtl);
@@ -360,7 +359,7 @@ static void add_texture_pngs(struct dir_builder *b,
 			size_texture_png(n, ob, chunk, &job, level);
 		if (rc < 0)
 			note_error(errs, ob->m, ob->object, name,
-				   job.why[0] ? job.why : strerror(-rc));
+				   reason_or_errno(&job.why, rc));
 	}
 }
 
@@ -373,10 +372,10 @@ static void add_palette_png(struct dir_builder *b,
 	struct node *n = dir_add_made(b, "palette.png", member_mtime(ob->m),
 				      produce_palette_png, ob->m, chunk);
 	struct clut clut;
-	char why[TEXTURE_WHY] = "";
+	struct reason why = { "" };
 	int rc = (uint64_t)c->offset + c->length > ob->len ? -EIO :
 		 clut_parse(ob->data + c->offset, c->length, s->version, &clut,
-			    why);
+			    &why);
 	if (rc == 0 && n && b->fs->png_level == 0) {
 		struct palette pal;
 		palette_from_clut(&clut, &pal);
@@ -389,7 +388,7 @@ static void add_palette_png(struct dir_builder *b,
 	}
 	if (rc < 0)
 		note_error(errs, ob->m, ob->object, "palette.png",
-			   why[0] ? why : strerror(-rc));
+			   reason_or_errno(&why, rc));
 }
 
 /* A controller anime.txt cannot read ends its record with an error line
@@ -401,11 +400,10 @@ static void check_anime(const struct object_build *ob,
 	if (c->length < CCSF_CHUNK_HEADER ||
 	    (uint64_t)c->offset + c->length > ob->len)
 		return;
-	char why[ANIME_WHY + 40];
+	struct reason why = { "" };
 	if (anime_chunk_check(ob->data + c->offset + CCSF_CHUNK_HEADER,
-			      c->length - CCSF_CHUNK_HEADER, why,
-			      sizeof why) < 0)
-		note_error(errs, ob->m, ob->object, name, why);
+			      c->length - CCSF_CHUNK_HEADER, &why) < 0)
+		note_error(errs, ob->m, ob->object, name, why.text);
 }
 
 struct morph_note {
@@ -416,7 +414,7 @@ struct morph_note {
 static void note_morph_target(void *arg, uint32_t target, const char *why)
 {
 	struct morph_note *mn = arg;
-	char line[MORPH_WHY + 160];
+	char line[REASON_MAX + 160];
 	snprintf(line, sizeof line, "morph target %s left out: %s",
 		 member_object_name(mn->ob->m, target), why);
 	note_error(mn->errs, mn->ob->m, mn->ob->object, "scene.glb", line);
@@ -481,17 +479,17 @@ static void add_mesh(struct dir_builder *b, const struct object_build *ob,
 		dir_add_made(b, "model.mtl", t, produce_model_mtl, ob->m, chunk);
 	if ((uint64_t)c->offset + c->length > ob->len)
 		return;
-	char why[160] = "";
+	struct reason why = { "" };
 	int rc = 0;
 	if (!hit) {
 		struct model_mesh mesh;
 		rc = model_decode(ob->data + c->offset, c->length, s->version,
-				  &mesh, why, sizeof why);
+				  &mesh, &why);
 		model_mesh_free(&mesh);
 	}
 	if (rc < 0)
 		note_error(errs, ob->m, ob->object, name,
-			   why[0] ? why : strerror(-rc));
+			   reason_or_errno(&why, rc));
 }
 
 /* What is made of the object's chunks: the first texture, CLUT, model

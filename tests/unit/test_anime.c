@@ -70,9 +70,8 @@ static void object_fields_by_selector(void **state)
 	struct rec r = object_record();
 	uint8_t *p = exact(&r);
 	struct anime_controller c;
-	char why[ANIME_WHY] = "";
-	assert_int_equal(anime_controller_parse(0x0102, p, r.n, &c, why,
-						sizeof why), 0);
+	struct reason why = { "" };
+	assert_int_equal(anime_controller_parse(0x0102, p, r.n, &c, &why), 0);
 	assert_int_equal(c.target, 7);
 	assert_int_equal(c.field_count, 3);
 	assert_string_equal(c.fields[0].name, "position");
@@ -100,9 +99,8 @@ static void object_text(void **state)
 	struct rec r = object_record();
 	uint8_t *p = exact(&r);
 	struct anime_controller c;
-	char why[ANIME_WHY];
-	assert_int_equal(anime_controller_parse(0x0102, p, r.n, &c, why,
-						sizeof why), 0);
+	struct reason why = { "" };
+	assert_int_equal(anime_controller_parse(0x0102, p, r.n, &c, &why), 0);
 	struct strbuf sb = STRBUF_INIT;
 	anime_controller_text(&c, &sb);
 	sb_append(&sb, "", 1);
@@ -126,9 +124,8 @@ static void light_colour_is_bytes(void **state)
 	f32(&r, 2);
 	uint8_t *p = exact(&r);
 	struct anime_controller c;
-	char why[ANIME_WHY];
-	assert_int_equal(anime_controller_parse(0x0609, p, r.n, &c, why,
-						sizeof why), 0);
+	struct reason why = { "" };
+	assert_int_equal(anime_controller_parse(0x0609, p, r.n, &c, &why), 0);
 	assert_int_equal(c.field_count, 2);
 	assert_string_equal(c.fields[0].name, "colour");
 	float v[3];
@@ -156,10 +153,10 @@ static void selector_three_to_seven_refused(void **state)
 		vec3(&r, 2, 2, 2);
 		uint8_t *p = exact(&r);
 		struct anime_controller c;
-		char why[ANIME_WHY] = "";
+		struct reason why = { "" };
 		assert_int_equal(anime_controller_parse(0x0102, p, r.n, &c,
-						why, sizeof why), -EIO);
-		assert_non_null(strstr(why, "rotation: selector"));
+						&why), -EIO);
+		assert_non_null(strstr(why.text, "rotation: selector"));
 		/* What came before the bad field is still there. */
 		assert_int_equal(c.field_count, 1);
 		free(p);
@@ -181,10 +178,10 @@ static void counts_past_the_record_refused(void **state)
 		f32(&r, 0);
 		uint8_t *p = exact(&r);
 		struct anime_controller c;
-		char why[ANIME_WHY] = "";
+		struct reason why = { "" };
 		assert_int_equal(anime_controller_parse(0x0102, p, r.n, &c,
-						why, sizeof why), -EIO);
-		assert_non_null(strstr(why, "transparency"));
+						&why), -EIO);
+		assert_non_null(strstr(why.text, "transparency"));
 		free(p);
 	}
 	/* Cut anywhere, a record is refused or read, never overread. */
@@ -194,9 +191,8 @@ static void counts_past_the_record_refused(void **state)
 		cut.n = n;
 		uint8_t *p = exact(&cut);
 		struct anime_controller c;
-		char why[ANIME_WHY];
-		assert_int_equal(anime_controller_parse(0x0102, p, n, &c, why,
-							sizeof why), -EIO);
+		struct reason why = { "" };
+		assert_int_equal(anime_controller_parse(0x0102, p, n, &c, &why), -EIO);
 		free(p);
 	}
 }
@@ -251,14 +247,14 @@ static void generator_round_trip(void **state)
 	const uint8_t *p;
 	size_t plen;
 	uint8_t *file = write_clip(ctls, 2, &p, &plen);
-	char why[160] = "";
-	assert_int_equal(anime_chunk_check(p, plen, why, sizeof why), 0);
+	struct reason why = { "" };
+	assert_int_equal(anime_chunk_check(p, plen, &why), 0);
 	assert_int_equal(rd_u32le(p + 4), 2);
 	/* Top 0 at +12, the object controller at +24 after it */
 	assert_int_equal(rd_u16le(p + 24), 0x0102);
 	struct anime_controller c;
 	assert_int_equal(anime_controller_parse(0x0102, p + 32,
-			 4 * rd_u32le(p + 28), &c, why, sizeof why), 0);
+			 4 * rd_u32le(p + 28), &c, &why), 0);
 	assert_int_equal(c.flags, 1u | 2u << 3);
 	float v[3];
 	uint32_t frame;
@@ -283,14 +279,14 @@ static void chunk_check_names_the_first_bad(void **state)
 	const uint8_t *p;
 	size_t plen;
 	uint8_t *file = write_clip(ctls, 2, &p, &plen);
-	char why[160] = "";
-	assert_int_equal(anime_chunk_check(p, plen, why, sizeof why), -EIO);
-	assert_string_equal(why, "object-ctl at +0x18: rotation: selector 5 "
+	struct reason why = { "" };
+	assert_int_equal(anime_chunk_check(p, plen, &why), -EIO);
+	assert_string_equal(why.text, "object-ctl at +0x18: rotation: selector 5 "
 				 "(only 0, 1 and 2 are known)");
 	free(file);
 	file = write_clip(ctls + 1, 1, &p, &plen);
-	assert_int_equal(anime_chunk_check(p, plen, why, sizeof why), -EIO);
-	assert_string_equal(why, "material-ctl at +0x18: u: 1000 keys need "
+	assert_int_equal(anime_chunk_check(p, plen, &why), -EIO);
+	assert_string_equal(why.text, "material-ctl at +0x18: u: 1000 keys need "
 				 "8000 bytes, 0 left");
 	free(file);
 }

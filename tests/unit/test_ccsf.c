@@ -414,9 +414,9 @@ static void every_kind_every_version(void **state)
 			int rc = walk_exact(b.data, b.len, &s);
 			if (rc)
 				fprintf(stderr, "v 0x%x: %s at %zu\n",
-					versions[v], s.error, s.error_offset);
+					versions[v], s.error.text, s.error_offset);
 			assert_int_equal(rc, 0);
-			assert_string_equal(s.error, "");
+			assert_string_equal(s.error.text, "");
 			expect_walk_matches(&b, &s);
 			assert_int_equal(s.trailer_offset, b.len);
 			assert_int_equal(s.frames, frames ? 2 : 1);
@@ -588,8 +588,8 @@ static void expect_fail_at(struct build *b, size_t at, const char *words)
 {
 	struct ccsf_scene s;
 	assert_int_equal(walk_exact(b->data, b->len, &s), -EIO);
-	if (!strstr(s.error, words))
-		fail_msg("error \"%s\" lacks \"%s\"", s.error, words);
+	if (!strstr(s.error.text, words))
+		fail_msg("error \"%s\" lacks \"%s\"", s.error.text, words);
 	const struct ccsw_chunk_info *c = ccsw_chunk_at(b->w, at);
 	assert_non_null(c);
 	assert_int_equal(s.error_offset, c->offset);
@@ -823,7 +823,7 @@ static void index_lies(void **state)
 		build_finish(&b);
 		struct ccsf_scene s;
 		assert_int_equal(walk_exact(b.data, b.len, &s), -EIO);
-		assert_non_null(strstr(s.error, "index"));
+		assert_non_null(strstr(s.error.text, "index"));
 		assert_int_equal(s.error_offset, ccsw_chunk_at(b.w, 1)->offset);
 		assert_int_equal(s.chunk_count, 1);     /* the header */
 		assert_int_equal(s.chunks[0].kind, CCSF_HEADER);
@@ -844,7 +844,7 @@ static void expect_not_ccsf(const uint8_t *p, size_t n)
 	assert_int_equal(s.object_count, 0);
 	assert_int_equal(s.trailer_offset, 0);
 	assert_int_equal(s.error_offset, 0);
-	assert_true(s.error[0] != '\0');
+	assert_true(s.error.text[0] != '\0');
 	ccsf_scene_free(&s);
 }
 
@@ -902,7 +902,7 @@ static void ends_before_frame(void **state)
 	build_finish(&b);
 	struct ccsf_scene s;
 	assert_int_equal(walk_exact(b.data, b.len, &s), -EIO);
-	assert_non_null(strstr(s.error, "before the Frame"));
+	assert_non_null(strstr(s.error.text, "before the Frame"));
 	assert_int_equal(s.chunk_count, ccsw_chunk_count(b.w));
 	expect_chunks_prefix(b.w, b.data, &s, s.chunk_count);
 	assert_int_equal(s.error_offset, b.len);
@@ -930,7 +930,7 @@ static void frames_without_end_top(void **state)
 		build_finish(&b);
 		struct ccsf_scene s;
 		assert_int_equal(walk_exact(b.data, b.len, &s), -EIO);
-		assert_non_null(strstr(s.error, "no end Top"));
+		assert_non_null(strstr(s.error.text, "no end Top"));
 		assert_int_equal(s.chunk_count, ccsw_chunk_count(b.w));
 		expect_chunks_prefix(b.w, b.data, &s, s.chunk_count);
 		assert_int_equal(s.frame_chunk_count,
@@ -971,7 +971,7 @@ static void trailer_after_end_top(void **state)
 		struct ccsf_scene s;
 		int rc = walk_exact(b.data, b.len, &s);
 		assert_int_equal(rc, 0);
-		assert_string_equal(s.error, "");
+		assert_string_equal(s.error.text, "");
 		assert_int_equal(s.chunk_count, ccsw_chunk_count(b.w));
 		expect_chunks_prefix(b.w, b.data, &s, s.chunk_count);
 		assert_int_equal(s.trailer_offset, ccsw_trailer_offset(b.w));
@@ -1040,12 +1040,12 @@ static void walk_every_prefix(struct build *b)
 			fit++;
 		if (n >= end) {
 			assert_int_equal(rc, 0);
-			assert_string_equal(s.error, "");
+			assert_string_equal(s.error.text, "");
 			assert_int_equal(s.trailer_offset, end);
 		} else {
 			if (rc != -EIO)
 				fail_msg("prefix %zu of %zu: rc %d", n, b->len, rc);
-			assert_true(s.error[0] != '\0');
+			assert_true(s.error.text[0] != '\0');
 			assert_int_equal(s.error_offset, s.trailer_offset);
 		}
 		assert_int_equal(s.chunk_count, fit);

@@ -166,7 +166,7 @@ static void wav_header_and_size(void **state)
 	assert_int_equal(cutscene_audio_layout(&sc.s, sc.bytes, sc.len, &a), 0);
 	assert_true(a.present);
 	assert_int_equal(a.bad_chunks, 0);
-	assert_string_equal(a.problem, "");
+	assert_string_equal(a.problem.text, "");
 	uint32_t blocks = sc.samples / 256;
 	assert_int_equal(a.block_count, blocks);
 	assert_int_equal(cutscene_wav_size(&a), 44 + (uint64_t)blocks * 1024);
@@ -295,7 +295,7 @@ static void lying_counts(void **state)
 	assert_int_equal(cutscene_audio_layout(&sc.s, sc.bytes, sc.len, &a), 0);
 	assert_true(a.present);
 	assert_int_equal(a.bad_chunks, 4);
-	assert_non_null(strstr(a.problem, "claims 4294967295 blocks, 5 kept"));
+	assert_non_null(strstr(a.problem.text, "claims 4294967295 blocks, 5 kept"));
 	/* All but frame 1's last two blocks and frame 2's four. */
 	assert_int_equal(a.block_count, sc.samples / 256 - 2 - 4);
 	size_t size;

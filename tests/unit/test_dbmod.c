@@ -28,16 +28,16 @@ static struct db_bytes every_kind(enum dbw_base base)
 
 static void open_ok(struct dbmod *db, const struct db_bytes *b)
 {
-	char why[DBMOD_WHY] = "";
-	assert_int_equal(dbmod_open(db, b->p, b->len, why, sizeof why), 0);
+	struct reason why = { "" };
+	assert_int_equal(dbmod_open(db, b->p, b->len, &why), 0);
 }
 
 /* The output of a producer as a NUL-ended string the test frees. */
 static char *model_obj(const struct dbmod *db, size_t pos, char **mtl)
 {
 	struct strbuf obj = STRBUF_INIT, m = STRBUF_INIT;
-	char why[DBMOD_WHY] = "";
-	assert_int_equal(dbmod_model_obj(db, pos, &obj, &m, why, sizeof why),
+	struct reason why = { "" };
+	assert_int_equal(dbmod_model_obj(db, pos, &obj, &m, &why),
 			 0);
 	*mtl = m.data;
 	return obj.data;
@@ -46,8 +46,8 @@ static char *model_obj(const struct dbmod *db, size_t pos, char **mtl)
 static char *model_text(const struct dbmod *db, size_t pos)
 {
 	struct strbuf sb = STRBUF_INIT;
-	char why[DBMOD_WHY] = "";
-	assert_int_equal(dbmod_model_text(db, pos, &sb, why, sizeof why), 0);
+	struct reason why = { "" };
+	assert_int_equal(dbmod_model_text(db, pos, &sb, &why), 0);
 	return sb.data;
 }
 
@@ -74,9 +74,9 @@ static void probe_needs_magic(void **state)
 	b.p = dbw_no_magic(&b.len);
 	assert_false(dbmod_probe(b.p, b.len));
 	struct dbmod db;
-	char why[DBMOD_WHY] = "";
-	assert_int_equal(dbmod_open(&db, b.p, b.len, why, sizeof why), -EIO);
-	assert_string_equal(why, "no 0xc0de0001 header");
+	struct reason why = { "" };
+	assert_int_equal(dbmod_open(&db, b.p, b.len, &why), -EIO);
+	assert_string_equal(why.text, "no 0xc0de0001 header");
 	free(b.p);
 }
 
@@ -99,10 +99,10 @@ static void table_entries_and_ids(void **state)
 	assert_int_equal(dbmod_find(&db, 102), 4);
 	assert_int_equal(dbmod_find(&db, 2), -1);
 	struct dbmod_model m;
-	char why[DBMOD_WHY] = "";
-	assert_int_equal(dbmod_check(&db, 2, &m, why, sizeof why), -ENOENT);
-	assert_int_equal(dbmod_check(&db, 5, &m, why, sizeof why), -ENOENT);
-	assert_int_equal(dbmod_check(&db, 1, &m, why, sizeof why), 0);
+	struct reason why = { "" };
+	assert_int_equal(dbmod_check(&db, 2, &m, &why), -ENOENT);
+	assert_int_equal(dbmod_check(&db, 5, &m, &why), -ENOENT);
+	assert_int_equal(dbmod_check(&db, 1, &m, &why), 0);
 	for (int k = 0; k < DBMOD_KINDS; k++)
 		assert_int_equal(m.faces[k], 1);
 	assert_int_equal(m.vertices, 6);
@@ -278,9 +278,8 @@ static void text_of_every_kind(void **state)
 	free(t);
 
 	size_t start, len;
-	char why[DBMOD_WHY] = "";
-	assert_int_equal(dbmod_model_bytes(&db, 1, &start, &len, why,
-					   sizeof why), 0);
+	struct reason why = { "" };
+	assert_int_equal(dbmod_model_bytes(&db, 1, &start, &len, &why), 0);
 	assert_int_equal(start, 0x78);
 	assert_int_equal(len, 292);
 	static const uint8_t end[4] = { 0xff, 0, 0, 0 };
@@ -299,7 +298,7 @@ static void broken_models_fail_alone(void **state)
 	struct dbmod db;
 	open_ok(&db, &b);
 	assert_int_equal(db.base, DBMOD_FROM_MODEL);
-	char why[DBMOD_WHY];
+	struct reason why = { "" };
 	struct dbmod_model m;
 	static const char *const reasons[5] = {
 		NULL,
@@ -309,8 +308,8 @@ static void broken_models_fail_alone(void **state)
 		NULL,
 	};
 	for (size_t i = 0; i < 5; i++) {
-		why[0] = '\0';
-		int rc = dbmod_check(&db, i, &m, why, sizeof why);
+		why.text[0] = '\0';
+		int rc = dbmod_check(&db, i, &m, &why);
 		if (!reasons[i]) {
 			assert_int_equal(rc, 0);
 			char *mtl, *obj = model_obj(&db, i, &mtl);
@@ -320,12 +319,10 @@ static void broken_models_fail_alone(void **state)
 			continue;
 		}
 		assert_int_equal(rc, -EIO);
-		assert_has(why, reasons[i]);
+		assert_has(why.text, reasons[i]);
 		struct strbuf sb = STRBUF_INIT;
-		assert_int_equal(dbmod_model_obj(&db, i, &sb, NULL, why,
-						 sizeof why), -EIO);
-		assert_int_equal(dbmod_model_text(&db, i, &sb, why,
-						  sizeof why), -EIO);
+		assert_int_equal(dbmod_model_obj(&db, i, &sb, NULL, &why), -EIO);
+		assert_int_equal(dbmod_model_text(&db, i, &sb, &why), -EIO);
 		assert_int_equal(sb.len, 0);
 		sb_free(&sb);
 	}
@@ -378,22 +375,22 @@ static void more_broken_models(void **state)
 	b.p = dbw_build(table, 4, DBW_FROM_MODEL, &b.len);
 	struct dbmod db;
 	open_ok(&db, &b);
-	char why[DBMOD_WHY];
-	assert_int_equal(dbmod_check(&db, 0, NULL, why, sizeof why), -EIO);
-	assert_has(why, "names colour 0, past the count 0");
-	assert_int_equal(dbmod_check(&db, 1, NULL, why, sizeof why), -EIO);
-	assert_has(why, "names colour 1, past the count 1");
-	assert_int_equal(dbmod_check(&db, 2, NULL, why, sizeof why), -EIO);
-	assert_has(why, "unknown face kind 0x0022");
-	assert_int_equal(dbmod_check(&db, 3, NULL, why, sizeof why), -EIO);
-	assert_has(why, "(the file's end) with no 0xff end");
+	struct reason why = { "" };
+	assert_int_equal(dbmod_check(&db, 0, NULL, &why), -EIO);
+	assert_has(why.text, "names colour 0, past the count 0");
+	assert_int_equal(dbmod_check(&db, 1, NULL, &why), -EIO);
+	assert_has(why.text, "names colour 1, past the count 1");
+	assert_int_equal(dbmod_check(&db, 2, NULL, &why), -EIO);
+	assert_has(why.text, "unknown face kind 0x0022");
+	assert_int_equal(dbmod_check(&db, 3, NULL, &why), -EIO);
+	assert_has(why.text, "(the file's end) with no 0xff end");
 	dbmod_close(&db);
 
 	/* A table longer than the file. */
 	b.p[4] = 0xff;
 	b.p[5] = 0xff;
-	assert_int_equal(dbmod_open(&db, b.p, b.len, why, sizeof why), -EIO);
-	assert_has(why, "table of 65535 entries runs past the file");
+	assert_int_equal(dbmod_open(&db, b.p, b.len, &why), -EIO);
+	assert_has(why.text, "table of 65535 entries runs past the file");
 	free(b.p);
 }
 
@@ -429,9 +426,9 @@ static void textured_gouraud_colours(void **state)
 	assert_non_null(b.p);
 	struct dbmod db;
 	open_ok(&db, &b);
-	char why[DBMOD_WHY] = "";
+	struct reason why = { "" };
 	for (size_t i = 0; i < db.count; i++)
-		assert_int_equal(dbmod_check(&db, i, NULL, why, sizeof why), 0);
+		assert_int_equal(dbmod_check(&db, i, NULL, &why), 0);
 	char *t = models_text(&db);
 	assert_null(strstr(t, "error"));
 	assert_has(t, "\n0 0000 0x14 141 4 0 0 0 0 0 0 0 1 1\n");
@@ -481,8 +478,8 @@ static void textured_gouraud_colours(void **state)
 	const struct dbw_entry table[1] = { { &m } };
 	b.p = dbw_build(table, 1, DBW_FROM_MODEL, &b.len);
 	open_ok(&db, &b);
-	assert_int_equal(dbmod_check(&db, 0, NULL, why, sizeof why), -EIO);
-	assert_has(why, "(GT3 at 0x58) names vertex 3, past the count 3");
+	assert_int_equal(dbmod_check(&db, 0, NULL, &why), -EIO);
+	assert_has(why.text, "(GT3 at 0x58) names vertex 3, past the count 3");
 	dbmod_close(&db);
 	free(b.p);
 }
@@ -491,16 +488,16 @@ static void textured_gouraud_colours(void **state)
 static void exercise(const uint8_t *p, size_t len)
 {
 	struct dbmod db;
-	char why[DBMOD_WHY];
-	if (dbmod_open(&db, p, len, why, sizeof why))
+	struct reason why = { "" };
+	if (dbmod_open(&db, p, len, &why))
 		return;
 	for (size_t i = 0; i <= db.count; i++) {
 		struct strbuf a = STRBUF_INIT, o = STRBUF_INIT, m = STRBUF_INIT;
 		size_t start, n;
-		if (!dbmod_model_bytes(&db, i, &start, &n, why, sizeof why))
+		if (!dbmod_model_bytes(&db, i, &start, &n, &why))
 			assert_true(start + n <= len);
-		(void)dbmod_model_text(&db, i, &a, why, sizeof why);
-		(void)dbmod_model_obj(&db, i, &o, &m, why, sizeof why);
+		(void)dbmod_model_text(&db, i, &a, &why);
+		(void)dbmod_model_obj(&db, i, &o, &m, &why);
 		sb_free(&a);
 		sb_free(&o);
 		sb_free(&m);

@@ -36,8 +36,8 @@ static void symbols_and_bytes(void **state)
 	size_t len;
 	uint8_t *f = build(false, &len);
 	struct elf_image e;
-	char why[ELF_WHY] = "";
-	assert_int_equal(elf_open(&e, f, len, why, sizeof why), 0);
+	struct reason why = { "" };
+	assert_int_equal(elf_open(&e, f, len, &why), 0);
 	uint32_t value, size;
 	assert_int_equal(elf_symbol(&e, "categoryFDTbl", &value, &size), 0);
 	assert_int_equal(value, VADDR + 8);
@@ -62,9 +62,9 @@ static void stripped_is_enoent(void **state)
 	size_t len;
 	uint8_t *f = build(true, &len);
 	struct elf_image e;
-	char why[ELF_WHY] = "";
-	assert_int_equal(elf_open(&e, f, len, why, sizeof why), -ENOENT);
-	assert_non_null(strstr(why, "stripped"));
+	struct reason why = { "" };
+	assert_int_equal(elf_open(&e, f, len, &why), -ENOENT);
+	assert_non_null(strstr(why.text, "stripped"));
 	free(f);
 }
 
@@ -76,12 +76,11 @@ static void garbage_after_magic(void **state)
 		junk[i] = (uint8_t)(i * 37 + 11);
 	memcpy(junk, "\177ELF", 4);
 	struct elf_image e;
-	char why[ELF_WHY] = "";
-	assert_int_equal(elf_open(&e, junk, sizeof junk, why, sizeof why),
+	struct reason why = { "" };
+	assert_int_equal(elf_open(&e, junk, sizeof junk, &why),
 			 -EINVAL);
-	assert_true(why[0] != 0);
-	assert_int_equal(elf_open(&e, (const uint8_t *)"MZ", 2, why,
-				  sizeof why), -EINVAL);
+	assert_true(why.text[0] != 0);
+	assert_int_equal(elf_open(&e, (const uint8_t *)"MZ", 2, &why), -EINVAL);
 }
 
 /* The symbol table said to lie past the file's end. */
@@ -98,8 +97,8 @@ static void symtab_outside_the_file(void **state)
 	sym[18] = 0xff;
 	sym[19] = 0x7f;
 	struct elf_image e;
-	char why[ELF_WHY] = "";
-	assert_int_not_equal(elf_open(&e, f, len, why, sizeof why), 0);
+	struct reason why = { "" };
+	assert_int_not_equal(elf_open(&e, f, len, &why), 0);
 	free(f);
 }
 
@@ -113,8 +112,8 @@ static void every_cut(void **state)
 		uint8_t *cut = malloc(n ? n : 1);
 		memcpy(cut, f, n);
 		struct elf_image e;
-		char why[ELF_WHY];
-		if (elf_open(&e, cut, n, why, sizeof why) == 0) {
+		struct reason why = { "" };
+		if (elf_open(&e, cut, n, &why) == 0) {
 			uint32_t v, s;
 			elf_symbol(&e, "categoryFDTbl", &v, &s);
 			elf_symbol_at(&e, VADDR + 16);

@@ -69,8 +69,8 @@ static void reads_every_category(void **state)
 	size_t len;
 	uint8_t *f = build(false, true, 0x1800, &len);
 	struct fdtbl t;
-	char why[FDTBL_WHY] = "";
-	assert_int_equal(fdtbl_read(f, len, &t, why, sizeof why), 0);
+	struct reason why = { "" };
+	assert_int_equal(fdtbl_read(f, len, &t, &why), 0);
 	assert_int_equal(t.count, 3);
 	assert_string_equal(t.category[0], "pc");
 	assert_string_equal(t.category[1], "npc");
@@ -97,10 +97,10 @@ static void stripped_has_no_table(void **state)
 	size_t len;
 	uint8_t *f = build(true, true, 0x1800, &len);
 	struct fdtbl t;
-	char why[FDTBL_WHY] = "";
-	assert_int_equal(fdtbl_read(f, len, &t, why, sizeof why), -ENOENT);
+	struct reason why = { "" };
+	assert_int_equal(fdtbl_read(f, len, &t, &why), -ENOENT);
 	assert_int_equal(t.count, 0);
-	assert_non_null(strstr(why, "stripped"));
+	assert_non_null(strstr(why.text, "stripped"));
 	free(f);
 }
 
@@ -110,9 +110,9 @@ static void table_without_end(void **state)
 	size_t len;
 	uint8_t *f = build(false, false, 0x1800, &len);
 	struct fdtbl t;
-	char why[FDTBL_WHY] = "";
-	assert_int_equal(fdtbl_read(f, len, &t, why, sizeof why), -EINVAL);
-	assert_non_null(strstr(why, "pc: its table has no end"));
+	struct reason why = { "" };
+	assert_int_equal(fdtbl_read(f, len, &t, &why), -EINVAL);
+	assert_non_null(strstr(why.text, "pc: its table has no end"));
 	assert_null(t.entries);
 	free(f);
 }
@@ -123,9 +123,9 @@ static void record_off_its_sector(void **state)
 	size_t len;
 	uint8_t *f = build(false, true, 0x1801, &len);
 	struct fdtbl t;
-	char why[FDTBL_WHY] = "";
-	assert_int_equal(fdtbl_read(f, len, &t, why, sizeof why), -EINVAL);
-	assert_non_null(strstr(why, "not on a sector"));
+	struct reason why = { "" };
+	assert_int_equal(fdtbl_read(f, len, &t, &why), -EINVAL);
+	assert_non_null(strstr(why.text, "not on a sector"));
 	free(f);
 }
 
@@ -139,8 +139,8 @@ static void every_cut(void **state)
 		uint8_t *cut = malloc(n ? n : 1);
 		memcpy(cut, f, n);
 		struct fdtbl t;
-		char why[FDTBL_WHY];
-		if (fdtbl_read(cut, n, &t, why, sizeof why) == 0)
+		struct reason why = { "" };
+		if (fdtbl_read(cut, n, &t, &why) == 0)
 			fdtbl_free(&t);
 		free(cut);
 	}

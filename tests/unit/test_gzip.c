@@ -81,7 +81,7 @@ static void inflates_good_member(void **state)
 	assert_int_equal(t.r.compressed, t.member_len);
 	assert_int_equal(t.r.isize, DATA_LEN);
 	assert_true(t.r.padding_clean);
-	assert_string_equal(t.r.error, "");
+	assert_string_equal(t.r.error.text, "");
 	/* Checking only gives the same facts without the bytes. */
 	struct gzip_result v;
 	assert_int_equal(gzip_inflate_member(&t.b, 0, t.extent, 1 << 30, NULL,
@@ -97,7 +97,7 @@ static void bad_crc_keeps_bytes_and_fails(void **state)
 	struct trial t;
 	trial_run(&t, GZW_BAD_CRC, 1 << 30);
 	assert_int_equal(t.rc, -EIO);
-	assert_non_null(strstr(t.r.error, "incorrect data check"));
+	assert_non_null(strstr(t.r.error.text, "incorrect data check"));
 	assert_int_equal(t.out_len, DATA_LEN);
 	assert_memory_equal(t.out, t.data, DATA_LEN);
 	trial_end(&t);
@@ -109,7 +109,7 @@ static void bad_isize_fails(void **state)
 	struct trial t;
 	trial_run(&t, GZW_BAD_ISIZE, 1 << 30);
 	assert_int_equal(t.rc, -EIO);
-	assert_non_null(strstr(t.r.error, "incorrect length check"));
+	assert_non_null(strstr(t.r.error.text, "incorrect length check"));
 	trial_end(&t);
 }
 
@@ -119,7 +119,7 @@ static void cut_member_gives_what_came_before(void **state)
 	struct trial t;
 	trial_run(&t, GZW_CUT, 1 << 30);
 	assert_int_equal(t.rc, -EIO);
-	assert_non_null(strstr(t.r.error, "cut off"));
+	assert_non_null(strstr(t.r.error.text, "cut off"));
 	assert_true(t.out_len > 0 && t.out_len < DATA_LEN);
 	/* zlib may make a few wrong bytes of the bits just before the cut. */
 	assert_memory_equal(t.out, t.data, t.out_len > 64 ? t.out_len - 64 : 0);
@@ -264,7 +264,7 @@ static void bomb_over_the_cap(uint32_t isize)
 				     &r);
 	long peak = peak_rss_kb(false);
 	assert_int_equal(rc, -EFBIG);
-	assert_non_null(strstr(r.error, "inflates to more than 1048576 bytes"));
+	assert_non_null(strstr(r.error.text, "inflates to more than 1048576 bytes"));
 	assert_true(out_len <= BOMB_CAP);
 	if (before >= 0 && peak >= 0)
 		assert_true(peak - before < BOMB_RSS_KB);
@@ -306,7 +306,7 @@ static void isize_claiming_4gib_fails_small(void **state)
 	assert_int_equal(gzip_inflate_member(&b, 0, n + 2048, (size_t)1 << 30,
 					     &out, &out_len, &r), -EIO);
 	long peak = peak_rss_kb(false);
-	assert_non_null(strstr(r.error, "incorrect length check: ISIZE claims "
+	assert_non_null(strstr(r.error.text, "incorrect length check: ISIZE claims "
 				       "4294967295 bytes, the data inflates "
 				       "to 100000"));
 	assert_int_equal(out_len, DATA_LEN);
@@ -315,7 +315,7 @@ static void isize_claiming_4gib_fails_small(void **state)
 		assert_true(peak - before < 16 * 1024);
 	assert_int_equal(gzip_inflate_member(&b, 0, n + 2048, (size_t)1 << 30,
 					     NULL, NULL, &r), -EIO);
-	assert_non_null(strstr(r.error, "ISIZE claims 4294967295"));
+	assert_non_null(strstr(r.error.text, "ISIZE claims 4294967295"));
 	free(out);
 	free(buf);
 	free(m);

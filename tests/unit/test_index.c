@@ -76,8 +76,8 @@ static void unmake(struct fixture *f)
 
 static void build(struct fixture *f, struct archive_index *x, int want)
 {
-	char why[FDTBL_WHY] = "";
-	assert_int_equal(archive_index_build(&f->b, &f->t, x, why, sizeof why),
+	struct reason why = { "" };
+	assert_int_equal(archive_index_build(&f->b, &f->t, x, &why),
 			 want);
 }
 

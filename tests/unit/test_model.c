@@ -111,7 +111,7 @@ static struct chunk model_chunk(uint16_t version, const struct ccsw_model *m)
 struct output {
 	char *obj, *mtl;
 	int rc;
-	char why[128];
+	struct reason why;
 };
 
 static char *finish_text(struct strbuf *sb)
@@ -132,8 +132,7 @@ static struct output run_model(const struct chunk *c, uint16_t version)
 {
 	struct output o;
 	struct strbuf obj = STRBUF_INIT, mtl = STRBUF_INIT;
-	o.rc = model_obj(c->p, c->len, version, &env, &obj, &mtl, o.why,
-			 sizeof o.why);
+	o.rc = model_obj(c->p, c->len, version, &env, &obj, &mtl, &o.why);
 	o.obj = finish_text(&obj);
 	o.mtl = finish_text(&mtl);
 	return o;
@@ -508,9 +507,8 @@ static void test_bone_and_skin(void **state)
 
 	/* The mesh keeps each vertex's node slot and skin entries. */
 	struct model_mesh mesh;
-	char why[64];
-	assert_int_equal(model_decode(c.p, c.len, 0x100, &mesh, why,
-				      sizeof why), 0);
+	struct reason why = { "" };
+	assert_int_equal(model_decode(c.p, c.len, 0x100, &mesh, &why), 0);
 	assert_int_equal(mesh.mmat_count, 2);
 	assert_int_equal(mesh.mmats[0].layout, MODEL_BONE);
 	assert_int_equal(mesh.mmats[1].layout, MODEL_SKIN);
@@ -535,10 +533,10 @@ static void test_bone_and_skin(void **state)
 static char *run_hit(const uint8_t *p, size_t len, int want_rc)
 {
 	struct strbuf sb = STRBUF_INIT;
-	char why[64];
-	assert_int_equal(hit_obj(p, len, &env, &sb, why, sizeof why), want_rc);
+	struct reason why = { "" };
+	assert_int_equal(hit_obj(p, len, &env, &sb, &why), want_rc);
 	if (want_rc)
-		assert_true(why[0] != '\0');
+		assert_true(why.text[0] != '\0');
 	return finish_text(&sb);
 }
 
@@ -740,7 +738,7 @@ static void test_errors(void **state)
 	struct chunk c = box_chunk(0x100, 2, 1.0f, O_MAT_WOOD);
 	struct output o = run_model(&c, 0x100);
 	assert_int_equal(o.rc, -EIO);
-	assert_string_equal(o.why, "mtype bit 0x02: a layout no file uses");
+	assert_string_equal(o.why.text, "mtype bit 0x02: a layout no file uses");
 	assert_string_equal(o.obj, "");
 	output_free(&o);
 	free(c.p);
@@ -749,14 +747,13 @@ static void test_errors(void **state)
 	c.p[1] = 0x0b;
 	o = run_model(&c, 0x100);
 	assert_int_equal(o.rc, -EIO);
-	assert_string_equal(o.why, "not a model chunk");
+	assert_string_equal(o.why.text, "not a model chunk");
 	output_free(&o);
 	/* no env, no mtl, no why: still the geometry */
 	c.p[0] = 0x00;
 	c.p[1] = 0x08;
 	struct strbuf obj = STRBUF_INIT;
-	assert_int_equal(model_obj(c.p, c.len, 0x100, NULL, &obj, NULL, NULL,
-				   0), 0);
+	assert_int_equal(model_obj(c.p, c.len, 0x100, NULL, &obj, NULL, NULL), 0);
 	char *text = finish_text(&obj);
 	expect_lines(text, "f ", box_faces);
 	expect_line(text, "# left out: usemtl: material 3 of mmat 0 is no "
@@ -776,7 +773,7 @@ static void every_truncation(const struct chunk *c, uint16_t version)
 		struct output o = run_model(&cut, version);
 		if (n < 28) {
 			assert_int_equal(o.rc, -EIO);
-			assert_string_equal(o.why,
+			assert_string_equal(o.why.text,
 					    "the model header is cut short");
 		} else {
 			assert_int_equal(o.rc, 0);

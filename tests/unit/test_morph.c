@@ -140,19 +140,19 @@ static void target_fits_its_base(void **state)
 	assert_int_equal(ccsf_find_owned(&f.s, CCSF_MODEL, O_BASE, &chunk), 0);
 	const struct ccsf_chunk *c = &f.s.chunks[chunk];
 	struct model_mesh base, t;
-	char why[MORPH_WHY] = "";
+	struct reason why = { "" };
 	assert_int_equal(model_decode(f.file + c->offset, c->length, 0x100,
-				      &base, why, sizeof why), 0);
+				      &base, &why), 0);
 	assert_int_equal(morph_target_decode(&f.s, f.file, f.len, &base, O_T1,
-					     &t, why, sizeof why), 0);
+					     &t, &why), 0);
 	model_mesh_free(&t);
 	assert_int_equal(morph_target_decode(&f.s, f.file, f.len, &base, O_BAD,
-					     &t, why, sizeof why), -EIO);
-	assert_string_equal(why, "mmat 0 has 2 vertices, the base 3");
+					     &t, &why), -EIO);
+	assert_string_equal(why.text, "mmat 0 has 2 vertices, the base 3");
 	model_mesh_free(&t);
 	assert_int_equal(morph_target_decode(&f.s, f.file, f.len, &base, O_MAT,
-					     &t, why, sizeof why), -EIO);
-	assert_string_equal(why, "no model chunk");
+					     &t, &why), -EIO);
+	assert_string_equal(why.text, "no model chunk");
 	model_mesh_free(&t);
 	model_mesh_free(&base);
 	unmake(&f);

@@ -192,9 +192,9 @@ static void check_level(const struct trip *k, const struct ccsw_texture *td,
 			const struct ccsw_clut *cd, const struct texture *tex,
 			const struct palette *pal, unsigned level)
 {
-	char why[TEXTURE_WHY] = "";
+	struct reason why = { "" };
 	struct indexed_image img;
-	assert_int_equal(texture_decode(tex, level, pal->count, &img, why), 0);
+	assert_int_equal(texture_decode(tex, level, pal->count, &img, &why), 0);
 	uint32_t w = (1u << k->tw) >> level, h = (1u << k->th) >> level;
 	w = w ? w : 1;
 	h = h ? h : 1;
@@ -207,7 +207,7 @@ static void check_level(const struct trip *k, const struct ccsw_texture *td,
 	uint8_t *png;
 	size_t png_len;
 	assert_int_equal(texture_png_level(&img, k->psm, pal, text, 1,
-					   test_level, &png, &png_len, why), 0);
+					   test_level, &png, &png_len, &why), 0);
 	indexed_image_free(&img);
 	assert_indexed_ihdr(png, png_len, w, h, k->psm == 0x14 ? 4 : 8);
 
@@ -252,11 +252,11 @@ static void round_trip(const struct trip *k)
 	struct scene s;
 	build(k->version, &td, &cd, &s);
 
-	char why[TEXTURE_WHY] = "";
+	struct reason why = { "" };
 	struct texture tex;
-	int rc = texture_parse(s.tex, s.tex_len, s.version, &tex, why);
+	int rc = texture_parse(s.tex, s.tex_len, s.version, &tex, &why);
 	if (rc)
-		fail_msg("texture_parse: %s", why);
+		fail_msg("texture_parse: %s", &why);
 	assert_int_equal(tex.length, s.tex_len);
 	assert_int_equal(tex.object, 2);
 	assert_int_equal(tex.clut, 1);
@@ -266,7 +266,7 @@ static void round_trip(const struct trip *k)
 
 	struct clut clut;
 	assert_int_equal(clut_parse(s.clut, s.clut_len, s.version, &clut,
-				    why), 0);
+				    &why), 0);
 	assert_int_equal(clut.length, s.clut_len);
 	assert_int_equal(clut.count, k->clut_count);
 	struct palette pal;
@@ -317,19 +317,19 @@ static void trns_trims_opaque_tail(void **state)
 	struct clut clut;
 	struct palette pal;
 	struct indexed_image img;
-	char why[TEXTURE_WHY];
-	assert_int_equal(texture_parse(s.tex, s.tex_len, 0x100, &tex, why), 0);
-	assert_int_equal(clut_parse(s.clut, s.clut_len, 0x100, &clut, why), 0);
+	struct reason why = { "" };
+	assert_int_equal(texture_parse(s.tex, s.tex_len, 0x100, &tex, &why), 0);
+	assert_int_equal(clut_parse(s.clut, s.clut_len, 0x100, &clut, &why), 0);
 	palette_from_clut(&clut, &pal);
 	assert_int_equal(pal.rgba[3][3], 0x80);
 	assert_int_equal(pal.rgba[9][3], 0xfe);
 	assert_int_equal(pal.rgba[0][3], 0xff);
-	assert_int_equal(texture_decode(&tex, 0, pal.count, &img, why), 0);
+	assert_int_equal(texture_decode(&tex, 0, pal.count, &img, &why), 0);
 
 	uint8_t *png;
 	size_t len, n = 0;
 	assert_int_equal(texture_png_level(&img, 0x14, &pal, NULL, 0,
-					   test_level, &png, &len, why), 0);
+					   test_level, &png, &len, &why), 0);
 	const uint8_t *trns = find_png_chunk(png, len, "tRNS", &n);
 	assert_non_null(trns);
 	assert_int_equal(n, 10);
@@ -344,7 +344,7 @@ static void trns_trims_opaque_tail(void **state)
 	for (uint32_t i = 0; i < 16; i++)
 		pal.rgba[i][3] = 255;
 	assert_int_equal(texture_png_level(&img, 0x14, &pal, NULL, 0,
-					   test_level, &png, &len, why), 0);
+					   test_level, &png, &len, &why), 0);
 	assert_null(find_png_chunk(png, len, "tRNS", &n));
 	free(png);
 	indexed_image_free(&img);
@@ -364,9 +364,9 @@ static void utf8_text_goes_to_itxt(void **state)
 	};
 	uint8_t *png;
 	size_t len, n = 0;
-	char why[TEXTURE_WHY];
+	struct reason why = { "" };
 	assert_int_equal(texture_png_level(&img, 0x13, &pal, text, 1,
-					   test_level, &png, &len, why), 0);
+					   test_level, &png, &len, &why), 0);
 	assert_null(find_png_chunk(png, len, "tEXt", &n));
 	const uint8_t *itxt = find_png_chunk(png, len, "iTXt", &n);
 	assert_non_null(itxt);
@@ -384,8 +384,8 @@ static void check_swatches(uint32_t count, uint32_t cols, int depth)
 	build(0x100, NULL, &cd, &s);
 	struct clut clut;
 	struct palette pal;
-	char why[TEXTURE_WHY];
-	assert_int_equal(clut_parse(s.clut, s.clut_len, 0x100, &clut, why), 0);
+	struct reason why = { "" };
+	assert_int_equal(clut_parse(s.clut, s.clut_len, 0x100, &clut, &why), 0);
 	palette_from_clut(&clut, &pal);
 
 	static const struct png_text_entry text[] = {
@@ -394,7 +394,7 @@ static void check_swatches(uint32_t count, uint32_t cols, int depth)
 	uint8_t *png;
 	size_t len;
 	assert_int_equal(palette_png_level(&pal, text, 1, test_level, &png,
-					   &len, why), 0);
+					   &len, &why), 0);
 	uint32_t rows = (count + cols - 1) / cols;
 	assert_indexed_ihdr(png, len, cols * 8, rows * 8, depth);
 	uint32_t w, h;
@@ -447,19 +447,19 @@ static void palette_png_is_a_grid_of_swatches(void **state)
 static void expect_texture_error(const uint8_t *p, size_t len,
 				 uint16_t version, const char *part)
 {
-	char why[TEXTURE_WHY] = "";
+	struct reason why = { "" };
 	struct texture tex;
-	assert_int_equal(texture_parse(p, len, version, &tex, why), -EIO);
-	assert_reason(why, part);
+	assert_int_equal(texture_parse(p, len, version, &tex, &why), -EIO);
+	assert_reason(why.text, part);
 }
 
 static void expect_clut_error(const uint8_t *p, size_t len, uint16_t version,
 			      const char *part)
 {
-	char why[TEXTURE_WHY] = "";
+	struct reason why = { "" };
 	struct clut clut;
-	assert_int_equal(clut_parse(p, len, version, &clut, why), -EIO);
-	assert_reason(why, part);
+	assert_int_equal(clut_parse(p, len, version, &clut, &why), -EIO);
+	assert_reason(why.text, part);
 }
 
 /* Where tw sits in a texture chunk: header, texture, clut, blt_group from
@@ -598,19 +598,19 @@ static void index_past_palette_names_pixel(void **state)
 	struct clut clut;
 	struct palette pal;
 	struct indexed_image img;
-	char why[TEXTURE_WHY] = "";
-	assert_int_equal(texture_parse(s.tex, s.tex_len, 0x100, &tex, why), 0);
-	assert_int_equal(clut_parse(s.clut, s.clut_len, 0x100, &clut, why), 0);
+	struct reason why = { "" };
+	assert_int_equal(texture_parse(s.tex, s.tex_len, 0x100, &tex, &why), 0);
+	assert_int_equal(clut_parse(s.clut, s.clut_len, 0x100, &clut, &why), 0);
 	palette_from_clut(&clut, &pal);
-	assert_int_equal(texture_decode(&tex, 0, pal.count, &img, why), -EIO);
+	assert_int_equal(texture_decode(&tex, 0, pal.count, &img, &why), -EIO);
 	assert_null(img.index);
 	/* The top-left block is the generator's maximum index. */
-	assert_reason(why, "pixel (0, 0)");
-	assert_reason(why, "index 255");
-	assert_reason(why, "16 colours");
-	assert_int_equal(texture_decode(&tex, 1, pal.count, &img, why),
+	assert_reason(why.text, "pixel (0, 0)");
+	assert_reason(why.text, "index 255");
+	assert_reason(why.text, "16 colours");
+	assert_int_equal(texture_decode(&tex, 1, pal.count, &img, &why),
 			 -EINVAL);
-	assert_reason(why, "no level 1");
+	assert_reason(why.text, "no level 1");
 
 	/* texture_png checks too, for an image that did not come from
 	 * texture_decode(). */
@@ -619,12 +619,12 @@ static void index_past_palette_names_pixel(void **state)
 	uint8_t *png = (uint8_t *)"x";
 	size_t len = 1;
 	assert_int_equal(texture_png(&small, 0x13, &pal, NULL, 0, &png, &len,
-				     why), -EINVAL);
+				     &why), -EINVAL);
 	assert_null(png);
-	assert_reason(why, "pixel (1, 1) has index 16");
+	assert_reason(why.text, "pixel (1, 1) has index 16");
 	assert_int_equal(texture_png(&small, 0x00, &pal, NULL, 0, &png, &len,
-				     why), -EINVAL);
-	assert_reason(why, "psm 0x00");
+				     &why), -EINVAL);
+	assert_reason(why.text, "psm 0x00");
 	scene_free(&s);
 }
 
@@ -640,20 +640,20 @@ static void every_truncation_fails(void **state)
 		build(versions[v], &td, &cd, &s);
 		for (size_t n = 0; n < s.tex_len; n++) {
 			uint8_t *cut = exact_copy(s.tex, n);
-			char why[TEXTURE_WHY] = "";
+			struct reason why = { "" };
 			struct texture tex;
 			assert_int_equal(texture_parse(cut, n, versions[v],
-						       &tex, why), -EIO);
-			assert_true(why[0] != '\0');
+						       &tex, &why), -EIO);
+			assert_true(why.text[0] != '\0');
 			free(cut);
 		}
 		for (size_t n = 0; n < s.clut_len; n++) {
 			uint8_t *cut = exact_copy(s.clut, n);
-			char why[TEXTURE_WHY] = "";
+			struct reason why = { "" };
 			struct clut clut;
 			assert_int_equal(clut_parse(cut, n, versions[v],
-						    &clut, why), -EIO);
-			assert_true(why[0] != '\0');
+						    &clut, &why), -EIO);
+			assert_true(why.text[0] != '\0');
 			free(cut);
 		}
 		/* and the whole chunks, in exact buffers, decode */
@@ -685,27 +685,27 @@ static void libpng_error_is_caught(void **state)
 	};
 	uint8_t *png;
 	size_t len;
-	char why[TEXTURE_WHY] = "";
+	struct reason why = { "" };
 	assert_int_equal(texture_png_level(&img, 0x14, &pal, text, 2, 1, &png,
-					   &len, why), -EIO);
+					   &len, &why), -EIO);
 	assert_null(png);
-	assert_reason(why, "libpng");
-	assert_int_equal(palette_png_level(&pal, text, 2, 1, &png, &len, why),
+	assert_reason(why.text, "libpng");
+	assert_int_equal(palette_png_level(&pal, text, 2, 1, &png, &len, &why),
 			 -EIO);
 	assert_null(png);
 	assert_int_equal(texture_png(&img, 0x14, &pal, text, 2, &png, &len,
-				     why), -EINVAL);
+				     &why), -EINVAL);
 	assert_null(png);
-	assert_reason(why, "doubled space");
+	assert_reason(why.text, "doubled space");
 	size_t size;
 	assert_int_equal(texture_png_size(2, 2, 0x14, &pal, text, 2, &size),
 			 -EINVAL);
-	assert_int_equal(palette_png(&pal, text, 2, &png, &len, why), -EINVAL);
+	assert_int_equal(palette_png(&pal, text, 2, &png, &len, &why), -EINVAL);
 
 	static const struct png_text_entry empty_key[] = { { "", "x" } };
 	assert_int_equal(texture_png(&img, 0x14, &pal, empty_key, 1, &png,
-				     &len, why), -EINVAL);
-	assert_reason(why, "text entry 0");
+				     &len, &why), -EINVAL);
+	assert_reason(why.text, "text entry 0");
 }
 
 /* ---- sizes known before the file is made --------------------------------- */
@@ -725,7 +725,7 @@ static void stored_size_is_known_before(void **state)
 		{ "Source", "DATA/DATA.BIN town TEX_\xe7\x94\xba" },
 		{ "Software", "ccsfs" },
 	};
-	char why[TEXTURE_WHY];
+	struct reason why = { "" };
 	for (size_t i = 0; i < sizeof sides / sizeof *sides; i++)
 	for (int psm = 0x13; psm <= 0x14; psm++)
 	for (size_t c = 0; c < sizeof counts / sizeof *counts; c++) {
@@ -745,7 +745,7 @@ static void stored_size_is_known_before(void **state)
 						  text, c % 3, &want), 0);
 		uint8_t *png;
 		assert_int_equal(texture_png(&img, (uint8_t)psm, &pal, text,
-					     c % 3, &png, &len, why), 0);
+					     c % 3, &png, &len, &why), 0);
 		assert_int_equal(len, want);
 		uint32_t rw, rh;
 		uint8_t *rgba = png_to_rgba(png, len, &rw, &rh);
@@ -763,7 +763,7 @@ static void stored_size_is_known_before(void **state)
 		size_t want, len;
 		uint8_t *png;
 		assert_int_equal(palette_png_size(&pal, text, 2, &want), 0);
-		assert_int_equal(palette_png(&pal, text, 2, &png, &len, why), 0);
+		assert_int_equal(palette_png(&pal, text, 2, &png, &len, &why), 0);
 		assert_int_equal(len, want);
 		free(png);
 	}
