@@ -189,6 +189,29 @@ static const uint8_t *array_at(const struct decoder *d,
 	return mm->array[k].elem ? d->p + mm->array[k].at : NULL;
 }
 
+/* Copies n vertices' attributes, each array where the mmat has it, into
+ * the mesh's next free vertices (zeroed first), and returns the first. */
+static struct model_vertex *copy_vertices(struct model_mesh *m, uint32_t n,
+					  const uint8_t *pos,
+					  const uint8_t *nrm,
+					  const uint8_t *col,
+					  const uint8_t *stp)
+{
+	struct model_vertex *first = m->vertices + m->vertex_count, *v = first;
+	if (n)
+		memset(v, 0, n * sizeof *v);
+	for (uint32_t i = 0; i < n; i++, v++) {
+		scale_position(m, pos + 6 * (size_t)i, v->pos);
+		if (nrm)
+			set_normal(v, nrm + 4 * (size_t)i);
+		if (col)
+			memcpy(v->colour, col + 4 * (size_t)i, 4);
+		if (stp)
+			set_st(v, stp + 4 * (size_t)i);
+	}
+	return first;
+}
+
 static int rigid_mmat(struct decoder *d, uint32_t index,
 		      const struct ccsf_mmat *mm)
 {
@@ -209,18 +232,7 @@ static int rigid_mmat(struct decoder *d, uint32_t index,
 	out->has_colour = col && !(m->mtype & 1);
 	out->has_st = stp;
 	out->vertex_count = n;
-	struct model_vertex *v = m->vertices + m->vertex_count;
-	if (n)
-		memset(v, 0, n * sizeof *v);
-	for (uint32_t i = 0; i < n; i++, v++) {
-		scale_position(m, pos + 6 * (size_t)i, v->pos);
-		if (nrm)
-			set_normal(v, nrm + 4 * (size_t)i);
-		if (col)
-			memcpy(v->colour, col + 4 * (size_t)i, 4);
-		if (stp)
-			set_st(v, stp + 4 * (size_t)i);
-	}
+	copy_vertices(m, n, pos, nrm, col, stp);
 	m->vertex_count += n;
 	strip_faces(m, out, index);
 	end_mmat(m, out);
@@ -243,15 +255,9 @@ static int bone_mmat(struct decoder *d, uint32_t index,
 	const uint8_t *pos = array_at(d, mm, CCSF_A_POSITION);
 	const uint8_t *nrm = array_at(d, mm, CCSF_A_NORMAL);
 	const uint8_t *stp = array_at(d, mm, CCSF_A_ST);
-	struct model_vertex *v = m->vertices + m->vertex_count;
-	if (n)
-		memset(v, 0, n * sizeof *v);
-	for (uint32_t i = 0; i < n; i++, v++) {
-		scale_position(m, pos + 6 * (size_t)i, v->pos);
-		set_normal(v, nrm + 4 * (size_t)i);
-		set_st(v, stp + 4 * (size_t)i);
-		v->node = out->node;
-	}
+	struct model_vertex *v = copy_vertices(m, n, pos, nrm, NULL, stp);
+	for (uint32_t i = 0; i < n; i++)
+		v[i].node = out->node;
 	m->vertex_count += n;
 	strip_faces(m, out, index);
 	end_mmat(m, out);
