@@ -44,6 +44,9 @@ struct scene_build {
 	const uint8_t *data;
 	size_t len;
 	const struct scene_env *env;
+	/* A cutscene's frame section, which animates the scene instead of
+	 * its Anime chunks; NULL for a plain scene file. */
+	const struct scene_frames *frames;
 	struct pose pose;
 	struct glb g;
 	struct glb_list meshes, skins, materials, textures, samplers, images,
