@@ -81,6 +81,18 @@ void cutscene_extras(struct ccsw *w, uint32_t frame, uint32_t cam,
 	}
 }
 
+/* The third object: hidden until frame 10, then a record every other
+ * frame (each holds until the next). */
+static void late_object(struct ccsw *w, uint32_t object, uint32_t fr)
+{
+	struct ccsw_f_obj fo = {
+		.object = object, .pos = { 5, (float)fr, 2 },
+		.rot = { (float)(fr * 7 % 360), 30, 0 },
+		.scale = { 1, 2, 1 }, .tp = 1, .disp_sw = 1,
+	};
+	ccsw_f_obj(w, &fo);
+}
+
 /* strNNNN: object stubs marked '#' (defined in strNNNNe), a Layer, Pcm
  * audio and the frames. */
 static struct ccsw *cutscene_scene(const struct cutscene *c)
@@ -132,8 +144,16 @@ static struct ccsw *cutscene_scene(const struct cutscene *c)
 				.rot = { 0, 0, (float)(fr * 3 % 360) },
 				.scale = { 1, 1, 1 }, .tp = 1, .disp_sw = 1,
 			};
+			/* The second object fades out and is switched off
+			 * now and then: hidden in scene.glb. */
+			if (c->rich && i == 1) {
+				fo.tp = fr % 7 == 3 ? 0.0f : 0.5f;
+				fo.disp_sw = fr % 11 != 5;
+			}
 			ccsw_f_obj(w, &fo);
 		}
+		if (c->rich && fr >= 10 && fr % 2 == 0)
+			late_object(w, objs[2], fr);
 		uint16_t blocks = (uint16_t)rng_range(&r, 2, 7);
 		ccsw_f_pcm(w, 0, blocks, NULL, sample);
 		sample += blocks * 256u;
