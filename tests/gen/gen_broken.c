@@ -277,6 +277,45 @@ static void broken_anime(struct archive_out *ao, struct rng *r)
 		   "claimed, 2 held; a morph target that does not fit");
 }
 
+/* A cutscene pair whose scene file cannot all be shown: F_Obj records
+ * for an object the pair does not define, a camera no record places, a
+ * Top that goes back in time and a last record that runs past the file
+ * (a cut frame section).  Its scene.glb keeps the rest. */
+static void broken_cutscene(struct archive_out *ao, struct rng *r)
+{
+	uint32_t f;
+	struct ccsw *w = new_scene("str0900e", 0x100, &f);
+	struct kit k = { .stem = "x0900", .psm = 0x13, .tw = 5, .th = 5,
+			 .tex_flag = 1, .clut_flag = 1,
+			 .pattern = CCSW_PAT_GRADIENT, .mtype = 1, .mmats = 1,
+			 .vertices = 10, .seed = 15 };
+	add_kit(w, f, &k);
+	ccsw_camera(w, objectf(w, f, "CAM_x0900"));
+	end_data_scene(w);
+	put_broken(ao, r, w, "str0900e.tmp", GZW_GOOD, "a cutscene's setup");
+
+	w = ccsw_new("str0900", 0x100);
+	ccsw_set_stream_tags(w, true);
+	f = ccsw_file(w, "#c:\\art\\str0900e.max");
+	uint32_t obj = objectf(w, f, "OBJ_x0900");
+	uint32_t ghost = objectf(w, f, "OBJ_ghost");
+	objectf(w, f, "CAM_x0900");
+	ccsw_setup(w);
+	ccsw_frame(w, 8);
+	for (uint32_t fr = 0; fr < 6; fr++) {
+		ccsw_top(w, fr == 4 ? 1 : fr);          /* 4 goes back */
+		struct ccsw_f_obj fo = ccsw_f_obj_moving(obj, fr);
+		ccsw_f_obj(w, &fo);
+		fo.object = ghost;
+		ccsw_f_obj(w, &fo);
+	}
+	static const uint32_t cut[2] = { 1, 0 };
+	ccsw_chunk(w, 0x0101, 0, cut, sizeof cut, 13);  /* 52 bytes: 8 held */
+	put_broken(ao, r, w, "str0900.tmp", GZW_GOOD, "a cutscene whose frames "
+		   "name an undefined object, leave the camera out, go back "
+		   "in time and are cut");
+}
+
 int cmd_broken(const char *file, const char *raw)
 {
 	struct rng r = { 0xb40ce };
@@ -287,6 +326,7 @@ int cmd_broken(const char *file, const char *raw)
 	broken_second(&ao, &r);
 	broken_huge(&ao, &r);
 	broken_anime(&ao, &r);
+	broken_cutscene(&ao, &r);
 	archive_close(&ao);
 	return 0;
 }
