@@ -84,9 +84,11 @@ static int cmd_full(const char *dir, unsigned members, int level,
 
 	path = xasprintf("%s/STREAM/STR1.BIN", dir);
 	archive_open(&ao, path, NULL, level);
+	/* The third is a 10-minute cutscene: 18,000 frames. */
 	for (unsigned i = 0; i < 3; i++) {
-		struct cutscene c = { .number = 1 + i, .frames = 300 + 100 * i,
-				      .seed = 1000 + i, .rich = i == 0 };
+		struct cutscene c = { .number = 1 + i,
+				      .frames = i == 2 ? 18000 : 300 + 100 * i,
+				      .seed = 1000 + i, .rich = true };
 		put_cutscene(&ao, &c, &r);
 	}
 	uint64_t str_inflated = ao.inflated;
