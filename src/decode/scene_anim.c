@@ -36,25 +36,7 @@ struct anim {
 	bool cutscene;
 };
 
-/* The Anime chunk `chunk`'s records, or a cutscene's frame section's
- * (chunk FRAME_SECTION). */
-#define FRAME_SECTION UINT32_MAX
 
-static void walk_records(struct scene_build *b, uint32_t chunk,
-			 anime_record_fn fn, void *arg)
-{
-	if (chunk == FRAME_SECTION)
-		scene_frames_each(b->frames, fn, arg, NULL);
-	else
-		scene_walk_anime(b, chunk, fn, arg);
-}
-
-/* The scene's object a record names: a cutscene's records name the
- * scene file's objects, the nodes are its setup file's. */
-static uint32_t record_object(const struct scene_build *b, uint32_t object)
-{
-	return b->frames ? scene_frames_object(b->frames, object) : object;
-}
 
 /* A record's place: a camera's (Rz * Ry * Rx * Rx(180), no scale) or an
  * object's (Rx * Ry * Rz, with scale). */
@@ -205,8 +187,7 @@ static void camera_key(struct anim *a, const struct anime_record *r)
 {
 	if (r->len < 8 || r->frame < 0)
 		return;
-	uint32_t object = record_object(a->b, rd_u32le(r->p)),
-		 flag = rd_u32le(r->p + 4);
+	uint32_t object = rd_u32le(r->p), flag = rd_u32le(r->p + 4);
 	if (object >= a->b->s->object_count || a->cam_node_of[object] == GNONE ||
 	    (flag & 1))
 		return;
@@ -273,7 +254,6 @@ static void f_obj_key(struct anim *a, const struct anime_record *r)
 	if (a->cutscene && r->len >= 52 &&
 	    (!(rd_f32le(r->p + 44) > 0) || !(rd_u32le(r->p + 48) & 1)))
 		k.s[0] = k.s[1] = k.s[2] = 0;
-	object = record_object(a->b, object);
 	uint32_t n = pose_node_of_target(&a->b->pose, object);
 	if (n == POSE_NONE)
 		return;
@@ -393,14 +373,13 @@ static void add_animation(struct scene_build *b, uint32_t chunk,
 	}
 	if (a.cutscene)
 		a.end_frame = b->frames->s->frames;
-	walk_records(b, chunk, anim_record_steps, &a);
+	scene_walk_records(b, chunk, anim_record_steps, &a);
 	step_channels(&a);
-	if (a.cutscene) {
+	if (a.cutscene)
 		hide_unplaced(&a);
-	} else {
+	else
 		scene_walk_anime(b, chunk, anim_record_controllers, &a);
-		weight_channels(&a, chunk);
-	}
+	weight_channels(&a, chunk);
 	if (a.sampler_count) {
 		struct strbuf *o = &b->animations.text;
 		glb_item(&b->animations);
@@ -439,7 +418,7 @@ static int add_cameras(struct scene_build *b)
 	}
 	struct anim a = { .b = b, .cam_node_of = b->cam_node_of };
 	if (b->frames)
-		walk_records(b, FRAME_SECTION, anim_record_camera, &a);
+		scene_walk_records(b, FRAME_SECTION, anim_record_camera, &a);
 	for (uint32_t i = 0; !b->frames && i < b->pose.anime_count; i++)
 		scene_walk_anime(b, b->pose.animes[i], anim_record_camera, &a);
 	/* Each camera node once, in the order its objects were met. */

@@ -56,6 +56,61 @@ uint32_t scene_frames_object(const struct scene_frames *f, uint32_t object)
 	return object < f->s->object_count ? f->object_of[object] : UINT32_MAX;
 }
 
+/* ---- the records in the setup file's terms ---- */
+
+struct mapped {
+	const struct scene_frames *f;
+	anime_record_fn fn;
+	void *arg;
+	uint8_t *buf;           /* the record, its objects the setup's */
+	size_t cap;
+	bool failed;
+};
+
+static void put_object(const struct scene_frames *f, uint8_t *p)
+{
+	uint32_t o = scene_frames_object(f, rd_u32le(p));
+	wr_u32le(p, o == UINT32_MAX ? 0 : o);
+}
+
+static void map_record(const struct anime_record *r, void *arg)
+{
+	struct mapped *m = arg;
+	if ((r->kind != CCSF_F_OBJ && r->kind != CCSF_F_CAMERA &&
+	     r->kind != CCSF_F_MORPHER) || r->len < 4) {
+		m->fn(r, m->arg);
+		return;
+	}
+	if (r->len > m->cap) {
+		uint8_t *n = realloc(m->buf, r->len);
+		if (!n) {
+			m->failed = true;
+			return;
+		}
+		m->buf = n;
+		m->cap = r->len;
+	}
+	memcpy(m->buf, r->p, r->len);
+	put_object(m->f, m->buf);
+	/* F_Morpher: u32 MPH_, u16 count, u16 pad, then (u32 MDL_, f32). */
+	if (r->kind == CCSF_F_MORPHER && r->len >= 8)
+		for (size_t k = 0, n = rd_u16le(r->p + 4);
+		     k < n && 8 + 8 * k + 8 <= r->len; k++)
+			put_object(m->f, m->buf + 8 + 8 * k);
+	struct anime_record copy = *r;
+	copy.p = m->buf;
+	m->fn(&copy, m->arg);
+}
+
+int scene_frames_each_mapped(const struct scene_frames *f, anime_record_fn fn,
+			     void *arg)
+{
+	struct mapped m = { .f = f, .fn = fn, .arg = arg };
+	scene_frames_each(f, map_record, &m, NULL);
+	free(m.buf);
+	return m.failed ? -ENOMEM : 0;
+}
+
 /* ---- what scene.glb leaves out ---- */
 
 struct tally {

@@ -70,6 +70,15 @@ void scene_walk_anime(struct scene_build *b, uint32_t chunk,
 		anime_each_record(p, plen, fn, arg, NULL, 0);
 }
 
+void scene_walk_records(struct scene_build *b, uint32_t chunk,
+			anime_record_fn fn, void *arg)
+{
+	if (chunk != FRAME_SECTION)
+		scene_walk_anime(b, chunk, fn, arg);
+	else if (scene_frames_each_mapped(b->frames, fn, arg) < 0)
+		b->failed = true;
+}
+
 /* An object table, one word per object index, every entry GNONE. */
 static uint32_t *object_table(const struct scene_build *b)
 {

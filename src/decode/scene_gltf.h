@@ -64,6 +64,11 @@ int scene_glb_cutscene(const struct ccsf_scene *s, const uint8_t *data,
  * NULL).  The section's end Top ends the walk. */
 void scene_frames_each(const struct scene_frames *f, anime_record_fn fn,
 		       void *arg, uint32_t *went_back);
+/* The same, each F_Obj, F_Camera and F_Morpher record handed out as a
+ * copy whose objects are the setup file's (0 where the pair defines
+ * none).  0 or -ENOMEM. */
+int scene_frames_each_mapped(const struct scene_frames *f, anime_record_fn fn,
+			     void *arg);
 /* The setup's object for object `object` of f->s, or UINT32_MAX. */
 uint32_t scene_frames_object(const struct scene_frames *f, uint32_t object);
 /* One line per thing of the frame section scene.glb cannot show:

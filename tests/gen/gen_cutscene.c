@@ -15,7 +15,7 @@ static struct ccsw *cutscene_setup(const struct cutscene *c)
 	struct ccsw *w = ccsw_new(stem, 0x100);
 	uint32_t f = ccsw_file(w, path);
 	ccsw_setup(w);
-	uint32_t base = 0;
+	uint32_t base = 0, base_mat = 0;
 	for (uint32_t i = 0; i < 3; i++) {
 		char ks[24];
 		snprintf(ks, sizeof ks, "s%04u_%u", c->number, i);
@@ -23,15 +23,22 @@ static struct ccsw *cutscene_setup(const struct cutscene *c)
 				 .tw = 6, .th = 6, .mip = (uint8_t)(i == 2 ? 2 : 0),
 				 .tex_flag = 1, .clut_flag = 1,
 				 .pattern = CCSW_PAT_NOISY, .mtype = 1,
-				 .mmats = 2, .vertices = 24, .seed = c->seed + i };
+				 .mmats = i ? 2 : 1, .vertices = 24,
+				 .seed = c->seed + i };
 		struct kit_ids id = add_kit(w, f, &k);
-		if (i == 0)
+		if (i == 0) {
 			base = id.mdl;
+			base_mat = id.mat;
+		}
 	}
 	uint32_t shadow;
 	add_shadow_model(w, f, "MDL_shadow", &shadow);
-	add_rigid_model(w, f, "MDL_tgtA", 0x600, 0, 24, c->seed + 10);
-	add_rigid_model(w, f, "MDL_tgtB", 0x601, 0, 24, c->seed + 11);
+	/* The morph targets fit the first kit's one mmat (seed * 31, strips
+	 * of 6): the base at twice its size, and another shape. */
+	add_target(w, f, "MDL_tgtA", 0x600, base_mat, 24, c->seed * 31, 0,
+		   2.0f);
+	add_target(w, f, "MDL_tgtB", 0x601, base_mat, 24, c->seed * 31 + 7, 4,
+		   1.0f);
 	ccsw_morpher(w, objectf(w, f, "MPH_ribbon"), base);
 	ccsw_camera(w, objectf(w, f, "CAM_main"));
 	ccsw_light(w, objectf(w, f, "LGT_sun"), 1);

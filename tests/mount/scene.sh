@@ -70,11 +70,15 @@ check "Blender imports $c/scene.glb: a mesh, $nodes bones, an image, a $frames-f
 # The cutscene, in Blender: the scene file's 60 frames are a 2 s action
 # (48 frames at Blender's 24 fps), and the camera is where the frame
 # section's F_Camera records put it: the full record of frame 22 at
-# frame 25 (position and rotation from gen_cutscene.c), frame 52's at 59.
+# frame 25 (position and rotation from gen_cutscene.c), frame 52's at 59;
+# MPH_ribbon's F_Morpher records (frames 6, 16, ...: MDL_tgtA at
+# frame % 30 / 30, MDL_tgtB at 0.5) are its base's shape keys.
 cut=$mnt/STREAM/STR1.BIN/str0001
-check "Blender imports the cutscene: its three objects, a 60-frame action, the camera on its records" \
+check "Blender imports the cutscene: its three objects, a 60-frame action, the camera on its records, the F_Morpher weights" \
 	blend "$cut/scene.glb" meshes=3 cameras=1 span_frames=60 \
-	camera_at=25,0,-100,20,90,0,22 camera_at=59,0,-100,20,90,0,52
+	camera_at=25,0,-100,20,90,0,22 camera_at=59,0,-100,20,90,0,52 \
+	shape_keys=2 shape_key_curves=2 key=5,MDL_tgtB,0 key=6,MDL_tgtB,0.5 \
+	key=17,MDL_tgtA,0.5333 key=26,MDL_tgtA,0.8667
 check_fails "... and the check fails on a camera a frame late" \
 	blend "$cut/scene.glb" camera_at=25,0,-100,20,90,0,23
 check_eq "the cutscene's extras name its sound and its length" \
