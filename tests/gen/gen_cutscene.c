@@ -100,6 +100,30 @@ static void late_object(struct ccsw *w, uint32_t object, uint32_t fr)
 	ccsw_f_obj(w, &fo);
 }
 
+/* The F_Obj records of frame fr: the first two objects every frame,
+ * the third from frame 10 in a rich cutscene. */
+static void frame_objects(struct ccsw *w, const struct cutscene *c,
+			  const uint32_t objs[3], uint32_t fr)
+{
+	for (uint32_t i = 0; i < 2; i++) {
+		struct ccsw_f_obj fo = {
+			.object = objs[i], .flag = 0,
+			.pos = { (float)fr * (i ? -1.0f : 1.0f), 0, 10 },
+			.rot = { 0, 0, (float)(fr * 3 % 360) },
+			.scale = { 1, 1, 1 }, .tp = 1, .disp_sw = 1,
+		};
+		/* The second object fades out and is switched off now and
+		 * then: hidden in scene.glb. */
+		if (c->rich && i == 1) {
+			fo.tp = fr % 7 == 3 ? 0.0f : 0.5f;
+			fo.disp_sw = fr % 11 != 5;
+		}
+		ccsw_f_obj(w, &fo);
+	}
+	if (c->rich && fr >= 10 && fr % 2 == 0)
+		late_object(w, objs[2], fr);
+}
+
 /* strNNNN: object stubs marked '#' (defined in strNNNNe), a Layer, Pcm
  * audio and the frames. */
 static struct ccsw *cutscene_scene(const struct cutscene *c)
@@ -144,23 +168,7 @@ static struct ccsw *cutscene_scene(const struct cutscene *c)
 	ccsw_frame(w, c->frames);
 	for (uint32_t fr = 0; fr < c->frames; fr++) {
 		ccsw_top(w, fr);
-		for (uint32_t i = 0; i < 2; i++) {
-			struct ccsw_f_obj fo = {
-				.object = objs[i], .flag = 0,
-				.pos = { (float)fr * (i ? -1.0f : 1.0f), 0, 10 },
-				.rot = { 0, 0, (float)(fr * 3 % 360) },
-				.scale = { 1, 1, 1 }, .tp = 1, .disp_sw = 1,
-			};
-			/* The second object fades out and is switched off
-			 * now and then: hidden in scene.glb. */
-			if (c->rich && i == 1) {
-				fo.tp = fr % 7 == 3 ? 0.0f : 0.5f;
-				fo.disp_sw = fr % 11 != 5;
-			}
-			ccsw_f_obj(w, &fo);
-		}
-		if (c->rich && fr >= 10 && fr % 2 == 0)
-			late_object(w, objs[2], fr);
+		frame_objects(w, c, objs, fr);
 		uint16_t blocks = (uint16_t)rng_range(&r, 2, 7);
 		ccsw_f_pcm(w, 0, blocks, NULL, sample);
 		sample += blocks * 256u;

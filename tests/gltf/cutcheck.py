@@ -37,28 +37,12 @@ from gltfread import Glb  # noqa: E402
 TOP, F_OBJ, F_CAMERA, FRAME = 0xff01, 0x0101, 0x0502, 0x0005
 
 
-def chunks(ccs):
-    """(kind, payload offset, end) of every chunk, as ccsread walks them."""
-    d = ccs.d
-    o = 8 + 4 * struct.unpack_from('<I', d, 4)[0]
-    while o + 8 <= len(d):
-        kind, _tag, size = struct.unpack_from('<HHI', d, o)
-        p = o + 8
-        end = p + 4 * size
-        if kind == 0x0300:
-            end = ccs.texture_end(p)
-        elif kind == 0x0800:
-            end = ccs.read_model(p)
-        yield kind, p, end
-        o = end
-
-
 def frame_records(ccs):
     """count, {object: [(frame, t, r, s, shown)]}, [(frame, values)]."""
     d = ccs.d
     count, frame, in_frames = 0, None, False
     objs, cams = {}, []
-    for kind, p, end in chunks(ccs):
+    for kind, p, end in ccs.chunks():
         if kind == FRAME and not in_frames:
             count, in_frames = struct.unpack_from('<I', d, p)[0], True
         elif not in_frames:
