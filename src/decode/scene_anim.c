@@ -311,12 +311,15 @@ static uint32_t group_keys(const struct anim *a, size_t i, float *times,
 		last = k->frame;
 		put_key(v, kept++, k);
 	}
+	/* The last key again at the end, so the animation lasts the
+	 * cutscene. */
 	if (a->cutscene && kept && last < a->end_frame) {
 		times[kept] = (float)a->end_frame / FPS;
-		put_key(v, kept, &(struct cam_key){ .camera = camera });
-		memcpy(v[0] + 3 * kept, v[0] + 3 * (kept - 1), 3 * sizeof(float));
-		memcpy(v[1] + 4 * kept, v[1] + 4 * (kept - 1), 4 * sizeof(float));
-		memcpy(v[2] + 3 * kept, v[2] + 3 * (kept - 1), 3 * sizeof(float));
+		for (unsigned path = 0; path < 3; path++) {
+			unsigned n = path == 1 ? 4 : 3;
+			memcpy(v[path] + n * kept, v[path] + n * (kept - 1),
+			       n * sizeof(float));
+		}
 		kept++;
 	}
 	return kept;
