@@ -13,7 +13,9 @@ need_gltf_tools
 
 disc=$work/full
 mnt=$work/mnt
-"$CCSGEN" full "$disc" >/dev/null || { echo "Bail out! ccsgen full"; exit 1; }
+# With a 10-minute cutscene (18,000 frames) as the third of the stream's.
+"$CCSGEN" full "$disc" --cutscene-frames 18000 >/dev/null ||
+	{ echo "Bail out! ccsgen full"; exit 1; }
 check "mounts the full-size disc" mount_ccsfs "$disc" "$mnt"
 find "$mnt/DATA/DATA.BIN" "$mnt/STREAM" -name scene.glb | sort >"$work/glbs"
 n=$(wc -l <"$work/glbs")
