@@ -286,6 +286,7 @@ done:
 
 #ifdef HAVE_LIBDEFLATE
 static bool libdeflate_on = true;
+#define LIBDEFLATE_MAX_EXTENT (16u << 20)
 
 /* What ISIZE may be, smallest first: the trailer ends within 8 bytes
  * after the member's last non-zero byte, which leaves up to 9 readings.
@@ -395,7 +396,10 @@ int gzip_inflate_member(const struct blob *b, uint64_t off, uint64_t extent,
 			struct gzip_result *r)
 {
 #ifdef HAVE_LIBDEFLATE
-	if (libdeflate_on) {
+	/* libdeflate holds the whole compressed member beside its output:
+	 * a 10-minute cutscene's 80 MB of audio would double the peak, so
+	 * zlib streams members that large. */
+	if (libdeflate_on && extent <= LIBDEFLATE_MAX_EXTENT) {
 		int rc = libdeflate_inflate_member(b, off, extent, max_out, out,
 						   out_len, r);
 		if (rc <= 0)

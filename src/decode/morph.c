@@ -90,6 +90,13 @@ static void gather_record(const struct anime_record *r, void *arg)
 	}
 }
 
+int morph_list_note(struct morph_list *l, const struct anime_record *r)
+{
+	struct gather g = { l, false };
+	gather_record(r, &g);
+	return g.failed ? -ENOMEM : 0;
+}
+
 int morph_list_build(const struct ccsf_scene *s, const uint8_t *data,
 		     size_t len, struct morph_list *l)
 {

@@ -44,6 +44,10 @@ struct morph_list {
 int morph_list_build(const struct ccsf_scene *s, const uint8_t *data,
 		     size_t len, struct morph_list *l);
 void morph_list_free(struct morph_list *l);
+/* Adds the targets F_Morpher record r names to its morpher in l, as
+ * morph_list_build does for the Anime chunks' (a cutscene's frame
+ * section has its own).  0 or -ENOMEM. */
+int morph_list_note(struct morph_list *l, const struct anime_record *r);
 
 /* An F_Morpher record: true with its morpher and the number of (target,
  * weight) pairs that lie inside the record. */

@@ -30,7 +30,13 @@ struct anim {
 	struct cam_key *keys;
 	size_t key_count, key_cap;
 	uint32_t *cam_node_of;  /* per object: its camera gnode */
+	/* A cutscene's: every channel ends at the last frame, and F_Obj
+	 * hides (scale 0) before its object's first record. */
+	uint32_t end_frame;
+	bool cutscene;
 };
+
+
 
 /* A record's place: a camera's (Rz * Ry * Rx * Rx(180), no scale) or an
  * object's (Rx * Ry * Rz, with scale). */
@@ -243,6 +249,11 @@ static void f_obj_key(struct anim *a, const struct anime_record *r)
 	uint32_t object;
 	if (!anime_f_obj(r, &object, k.t, k.r, k.s))
 		return;
+	/* A cutscene's object is shown only while its transparency is
+	 * above 0 and its shown flag (bit 0 of the last word) is set. */
+	if (a->cutscene && r->len >= 52 &&
+	    (!(rd_f32le(r->p + 44) > 0) || !(rd_u32le(r->p + 48) & 1)))
+		k.s[0] = k.s[1] = k.s[2] = 0;
 	uint32_t n = pose_node_of_target(&a->b->pose, object);
 	if (n == POSE_NONE)
 		return;
@@ -264,38 +275,72 @@ static void anim_record_controllers(const struct anime_record *r, void *arg)
 		object_channels(arg, r);
 }
 
-/* Records as STEP channels: each holds until the next, and of two at one
- * frame the later wins.  They take the node's paths before its
- * controllers can. */
+/* Key `kept` of a group: the record's place. */
+static void put_key(float *v[3], uint32_t kept, const struct cam_key *k)
+{
+	memcpy(v[0] + 3 * kept, k->t, sizeof k->t);
+	memcpy(v[2] + 3 * kept, k->s, sizeof k->s);
+	if (k->camera)
+		quat_of_camera(k->r, v[1] + 4 * kept);
+	else
+		quat_of_xyz(k->r, v[1] + 4 * kept);
+}
+
+/* The keys of one node's records, from keys[i] on: each holds until the
+ * next, and of two at one frame the later wins.  A cutscene's object is
+ * hidden before its first record, and its channels end at the last
+ * frame.  Returns how many keys; times and v have room for n + 2. */
+static uint32_t group_keys(const struct anim *a, size_t i, float *times,
+			   float *v[3])
+{
+	uint32_t node = a->keys[i].node, kept = 0, last = 0;
+	bool camera = a->keys[i].camera;
+	for (size_t j = i; j < a->key_count; j++) {
+		const struct cam_key *k = &a->keys[j];
+		if (k->node != node || k->camera != camera)
+			continue;
+		if (!kept && a->cutscene && !camera && k->frame > 0) {
+			struct cam_key hidden = *k;
+			memset(hidden.s, 0, sizeof hidden.s);
+			times[kept] = 0;
+			put_key(v, kept++, &hidden);
+		}
+		if (kept && k->frame <= last)
+			kept--;
+		times[kept] = (float)k->frame / FPS;
+		last = k->frame;
+		put_key(v, kept++, k);
+	}
+	/* The last key again at the end, so the animation lasts the
+	 * cutscene. */
+	if (a->cutscene && kept && last < a->end_frame) {
+		times[kept] = (float)a->end_frame / FPS;
+		for (unsigned path = 0; path < 3; path++) {
+			unsigned n = path == 1 ? 4 : 3;
+			memcpy(v[path] + n * kept, v[path] + n * (kept - 1),
+			       n * sizeof(float));
+		}
+		kept++;
+	}
+	return kept;
+}
+
+/* Records as STEP channels, one group of keys per node.  They take the
+ * node's paths before its controllers can. */
 static void step_channels(struct anim *a)
 {
 	size_t n = a->key_count;
-	float *times = malloc((n + 1) * sizeof *times);
-	float *v[3] = { malloc((n + 1) * 3 * sizeof(float)),
-			malloc((n + 1) * 4 * sizeof(float)),
-			malloc((n + 1) * 3 * sizeof(float)) };
+	float *times = malloc((n + 2) * sizeof *times);
+	float *v[3] = { malloc((n + 2) * 3 * sizeof(float)),
+			malloc((n + 2) * 4 * sizeof(float)),
+			malloc((n + 2) * 3 * sizeof(float)) };
 	bool ok = times && v[0] && v[1] && v[2];
 	for (size_t i = 0; ok && i < n; i++) {
-		uint32_t node = a->keys[i].node, kept = 0, last = 0;
+		uint32_t node = a->keys[i].node;
 		bool camera = a->keys[i].camera;
 		if (a->used[3 * node])
 			continue;
-		for (size_t j = i; j < n; j++) {
-			const struct cam_key *k = &a->keys[j];
-			if (k->node != node || k->camera != camera)
-				continue;
-			if (kept && k->frame <= last)
-				kept--;
-			times[kept] = (float)k->frame / FPS;
-			last = k->frame;
-			memcpy(v[0] + 3 * kept, k->t, sizeof k->t);
-			memcpy(v[2] + 3 * kept, k->s, sizeof k->s);
-			if (camera)
-				quat_of_camera(k->r, v[1] + 4 * kept);
-			else
-				quat_of_xyz(k->r, v[1] + 4 * kept);
-			kept++;
-		}
+		uint32_t kept = group_keys(a, i, times, v);
 		for (unsigned path = 0; path < (camera ? 2u : 3u); path++) {
 			a->used[3 * node + path] = 1;
 			add_channel(a, node, path, times, v[path], kept, true);
@@ -308,24 +353,44 @@ static void step_channels(struct anim *a)
 		free(v[i]);
 }
 
+/* A cutscene starts with everything hidden: a node with a mesh that no
+ * record places never shows. */
+static void hide_unplaced(struct anim *a)
+{
+	struct scene_build *b = a->b;
+	for (uint32_t g = 1; g < b->node_count; g++)
+		if (b->nodes[g].mesh != GNONE && b->nodes[g].skin == GNONE &&
+		    !a->used[3 * g + 2])
+			memset(b->nodes[g].s, 0, sizeof b->nodes[g].s);
+}
+
 static void add_animation(struct scene_build *b, uint32_t chunk,
 			  uint32_t *cam_node_of)
 {
-	struct anim a = { .b = b, .cam_node_of = cam_node_of };
+	struct anim a = { .b = b, .cam_node_of = cam_node_of,
+			  .cutscene = chunk == FRAME_SECTION };
 	a.used = calloc((size_t)b->node_count * 3 + 3, 1);
 	if (!a.used) {
 		b->failed = true;
 		return;
 	}
-	scene_walk_anime(b, chunk, anim_record_steps, &a);
+	if (a.cutscene)
+		a.end_frame = b->frames->s->frames;
+	scene_walk_records(b, chunk, anim_record_steps, &a);
 	step_channels(&a);
-	scene_walk_anime(b, chunk, anim_record_controllers, &a);
+	if (a.cutscene)
+		hide_unplaced(&a);
+	else
+		scene_walk_anime(b, chunk, anim_record_controllers, &a);
 	weight_channels(&a, chunk);
 	if (a.sampler_count) {
 		struct strbuf *o = &b->animations.text;
 		glb_item(&b->animations);
 		sb_puts(o, "{\"name\":");
-		json_string(o, scene_object_name(b, b->s->chunks[chunk].object));
+		if (a.cutscene)
+			json_string(o, b->nodes[ROOT_NODE].name);
+		else
+			json_string(o, scene_object_name(b, b->s->chunks[chunk].object));
 		sb_puts(o, ",\"samplers\":[");
 		sb_append(o, a.samplers.data, a.samplers.len);
 		sb_puts(o, "],\"channels\":[");
@@ -355,7 +420,9 @@ static int add_cameras(struct scene_build *b)
 			b->cam_node_of[c->object] = g;
 	}
 	struct anim a = { .b = b, .cam_node_of = b->cam_node_of };
-	for (uint32_t i = 0; i < b->pose.anime_count; i++)
+	if (b->frames)
+		scene_walk_records(b, FRAME_SECTION, anim_record_camera, &a);
+	for (uint32_t i = 0; !b->frames && i < b->pose.anime_count; i++)
 		scene_walk_anime(b, b->pose.animes[i], anim_record_camera, &a);
 	/* Each camera node once, in the order its objects were met. */
 	for (uint32_t o = 0; o < s->object_count; o++) {
@@ -386,6 +453,10 @@ int scene_add_cameras_and_lights(struct scene_build *b)
 
 int scene_add_animations(struct scene_build *b)
 {
+	if (b->frames) {
+		add_animation(b, FRAME_SECTION, b->cam_node_of);
+		return b->failed ? -ENOMEM : 0;
+	}
 	for (uint32_t i = 0; i < b->pose.anime_count && !b->failed; i++)
 		add_animation(b, b->pose.animes[i], b->cam_node_of);
 	return b->failed ? -ENOMEM : 0;

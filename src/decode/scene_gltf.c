@@ -70,6 +70,15 @@ void scene_walk_anime(struct scene_build *b, uint32_t chunk,
 		anime_each_record(p, plen, fn, arg, NULL);
 }
 
+void scene_walk_records(struct scene_build *b, uint32_t chunk,
+			anime_record_fn fn, void *arg)
+{
+	if (chunk != FRAME_SECTION)
+		scene_walk_anime(b, chunk, fn, arg);
+	else if (scene_frames_each_mapped(b->frames, fn, arg) < 0)
+		b->failed = true;
+}
+
 /* An object table, one word per object index, every entry GNONE. */
 static uint32_t *object_table(const struct scene_build *b)
 {
@@ -256,6 +265,14 @@ static void put_asset(struct strbuf *o, const struct scene_build *b)
 		json_string(o, b->env->source);
 		sb_puts(o, ",");
 	}
+	if (b->frames) {
+		sb_printf(o, "\"frames\":%" PRIu32 ",", b->frames->s->frames);
+		if (b->frames->audio) {
+			sb_puts(o, "\"audio\":");
+			json_string(o, b->frames->audio);
+			sb_puts(o, ",\"audio_starts_at_seconds\":0,");
+		}
+	}
 	sb_printf(o, "\"frames_per_second\":30,\"skin_vertices_disagreeing\":%"
 		  PRIu32 ",\"parent_loops_cut\":%" PRIu32, b->disagreeing,
 		  b->pose.loops_cut);
@@ -367,48 +384,86 @@ static void root_name(const struct ccsf_scene *s, char *out, size_t n)
 		snprintf(out, n, "scene");
 }
 
+/* The frame section's problems, one left_out entry each. */
+static int frames_left_out(struct scene_build *b)
+{
+	struct strbuf lines = STRBUF_INIT;
+	int rc = scene_frames_problems(b->s, b->frames, &lines);
+	for (char *p = lines.data, *nl; rc == 0 && p && *p; p = nl + 1) {
+		if (!(nl = strchr(p, '\n')))
+			break;
+		*nl = 0;
+		scene_left_out(b, "%s", p);
+	}
+	sb_free(&lines);
+	return rc;
+}
+
+static int build_parts(struct scene_build *b)
+{
+	char name[CCSF_NAME_LEN + 1];
+	root_name(b->frames ? b->frames->s : b->s, name, sizeof name);
+	uint32_t root = scene_add_node(b, name, GNONE);
+	if (root == ROOT_NODE) {
+		/* -90 degrees about X: Z-up to Y-up. */
+		b->nodes[root].q[0] = -0.70710677f;
+		b->nodes[root].q[3] = 0.70710677f;
+	}
+	add_pose_nodes(b);
+	int rc = 0;
+	if (b->frames)
+		rc = frames_left_out(b);
+	if (rc == 0 && (rc = scene_morph_setup(b)) == 0 &&
+	    (rc = scene_add_meshes(b)) == 0 &&
+	    (rc = scene_add_cameras_and_lights(b)) == 0)
+		rc = scene_add_animations(b);
+	return rc;
+}
+
+static int build_glb(struct scene_build *b, uint8_t **out, size_t *out_len)
+{
+	*out = NULL;
+	*out_len = 0;
+	int rc = pose_build(b->s, b->data, b->len, &b->pose);
+	/* The buffer ends near 1.6 times the file on the full-size disc:
+	 * floats where the file has shorts and bytes. */
+	glb_reserve(&b->g, b->len * 2 + (b->frames ? b->frames->len : 0));
+	b->material_of[0] = object_table(b);
+	b->material_of[1] = object_table(b);
+	b->texture_of = object_table(b);
+	b->mesh_of = object_table(b);
+	if (rc == 0 && (!b->material_of[0] || !b->material_of[1] ||
+			!b->texture_of || !b->mesh_of))
+		rc = -ENOMEM;
+	if (rc == 0)
+		rc = build_parts(b);
+	if (rc == 0 && (b->failed || lists_failed(b)))
+		rc = -ENOMEM;
+	if (rc == 0) {
+		struct strbuf json = STRBUF_INIT;
+		put_document(&json, b);
+		rc = glb_finish(&b->g, &json, out, out_len);
+		sb_free(&json);
+	}
+	build_free(b);
+	return rc;
+}
+
 int scene_glb(const struct ccsf_scene *s, const uint8_t *data, size_t len,
 	      const struct scene_env *env, uint8_t **out, size_t *out_len)
 {
 	struct scene_build b = { .s = s, .data = data, .len = len, .env = env };
-	*out = NULL;
-	*out_len = 0;
-	int rc = pose_build(s, data, len, &b.pose);
-	/* The buffer ends near 1.6 times the file on the full-size disc:
-	 * floats where the file has shorts and bytes. */
-	glb_reserve(&b.g, len * 2);
-	b.material_of[0] = object_table(&b);
-	b.material_of[1] = object_table(&b);
-	b.texture_of = object_table(&b);
-	b.mesh_of = object_table(&b);
-	if (rc == 0 && (!b.material_of[0] || !b.material_of[1] ||
-			!b.texture_of || !b.mesh_of))
-		rc = -ENOMEM;
-	if (rc == 0) {
-		char name[CCSF_NAME_LEN + 1];
-		root_name(s, name, sizeof name);
-		uint32_t root = scene_add_node(&b, name, GNONE);
-		if (root == ROOT_NODE) {
-			/* -90 degrees about X: Z-up to Y-up. */
-			b.nodes[root].q[0] = -0.70710677f;
-			b.nodes[root].q[3] = 0.70710677f;
-		}
-		add_pose_nodes(&b);
-		if ((rc = scene_morph_setup(&b)) == 0 &&
-		    (rc = scene_add_meshes(&b)) == 0 &&
-		    (rc = scene_add_cameras_and_lights(&b)) == 0)
-			rc = scene_add_animations(&b);
-	}
-	if (rc == 0 && (b.failed || lists_failed(&b)))
-		rc = -ENOMEM;
-	if (rc == 0) {
-		struct strbuf json = STRBUF_INIT;
-		put_document(&json, &b);
-		rc = glb_finish(&b.g, &json, out, out_len);
-		sb_free(&json);
-	}
-	build_free(&b);
-	return rc;
+	return build_glb(&b, out, out_len);
+}
+
+int scene_glb_cutscene(const struct ccsf_scene *s, const uint8_t *data,
+		       size_t len, const struct scene_env *env,
+		       const struct scene_frames *f, uint8_t **out,
+		       size_t *out_len)
+{
+	struct scene_build b = { .s = s, .data = data, .len = len, .env = env,
+				 .frames = f };
+	return build_glb(&b, out, out_len);
 }
 
 bool scene_has_nodes(const struct ccsf_scene *s)

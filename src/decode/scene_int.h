@@ -44,6 +44,9 @@ struct scene_build {
 	const uint8_t *data;
 	size_t len;
 	const struct scene_env *env;
+	/* A cutscene's frame section, which animates the scene instead of
+	 * its Anime chunks; NULL for a plain scene file. */
+	const struct scene_frames *frames;
 	struct pose pose;
 	struct glb g;
 	struct glb_list meshes, skins, materials, textures, samplers, images,
@@ -80,6 +83,11 @@ void scene_left_out(struct scene_build *b, const char *fmt, ...)
 /* Calls fn for each record of the Anime chunk `chunk` (a chunk index). */
 void scene_walk_anime(struct scene_build *b, uint32_t chunk,
 		      anime_record_fn fn, void *arg);
+/* The same, or with chunk FRAME_SECTION each record of a cutscene's frame
+ * section, naming the setup file's objects (scene_frames_each_mapped). */
+#define FRAME_SECTION UINT32_MAX
+void scene_walk_records(struct scene_build *b, uint32_t chunk,
+			anime_record_fn fn, void *arg);
 
 /* The material of mmats of MAT_ object `mat` (GNONE: none). */
 uint32_t scene_material(struct scene_build *b, uint32_t mat, bool unlit);

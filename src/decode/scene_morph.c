@@ -12,9 +12,21 @@
 
 #include "decode/scene_int.h"
 
+static void note_targets(const struct anime_record *r, void *arg)
+{
+	struct scene_build *b = arg;
+	if (morph_list_note(&b->morphs, r) < 0)
+		b->failed = true;
+}
+
 int scene_morph_setup(struct scene_build *b)
 {
 	int rc = morph_list_build(b->s, b->data, b->len, &b->morphs);
+	/* A cutscene's targets are named by its frame section's records. */
+	if (rc == 0 && b->frames)
+		scene_walk_records(b, FRAME_SECTION, note_targets, b);
+	if (rc == 0 && b->failed)
+		rc = -ENOMEM;
 	if (rc < 0)
 		return rc;
 	b->morph = calloc(b->morphs.count + 1, sizeof *b->morph);
@@ -274,12 +286,13 @@ static void key_record(const struct anime_record *r, void *arg)
 int scene_morph_keys(struct scene_build *b, uint32_t chunk, uint32_t j,
 		     float **times, float **weights, uint32_t *n)
 {
-	struct keys k = { .sm = &b->morph[j], .room = b->len / 4 + 65536 };
+	size_t bytes = b->len + (b->frames ? b->frames->len : 0);
+	struct keys k = { .sm = &b->morph[j], .room = bytes / 4 + 65536 };
 	*times = *weights = NULL;
 	*n = 0;
 	if (k.sm->mesh == GNONE || !k.sm->count)
 		return 0;
-	scene_walk_anime(b, chunk, key_record, &k);
+	scene_walk_records(b, chunk, key_record, &k);
 	if (k.failed) {
 		free(k.times);
 		free(k.weights);

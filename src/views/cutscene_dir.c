@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "decode/cutscene.h"
+#include "decode/scene_gltf.h"
 #include "util/log.h"
 #include "util/names.h"
 #include "views/member_internal.h"
@@ -96,6 +97,103 @@ int member_resolve_elsewhere(struct fs *fs, struct member *m)
 }
 
 
+/* ---- a cutscene's scene.glb: the setup file moved by the frames ---- */
+
+static uint32_t setup_index(const struct member *setup, const char *name)
+{
+	for (uint32_t j = 1; j < setup->scene.object_count; j++)
+		if (strcmp(setup->object_names[j], name) == 0)
+			return j;
+	return UINT32_MAX;
+}
+
+/* The pair's setup member, walked, when it has nodes to move. */
+static struct member *walked_setup(struct fs *fs, struct member *m)
+{
+	char pair[GZIP_NAME_MAX * 3 + 8];
+	snprintf(pair, sizeof pair, "%se", m->name);
+	struct member *o = member_named(m->ar, pair);
+	if (!o || o == m || (tree_ready(fs, o->dir) < 0 &&
+			     !o->dir->u.dir.nkids))
+		return NULL;
+	return o->walked && scene_has_nodes(&o->scene) ? o : NULL;
+}
+
+static const char *name_of(void *ctx, uint32_t index)
+{
+	return member_object_name(ctx, index);
+}
+
+static void frames_of(struct member *m, const uint8_t *data, size_t len,
+		      struct scene_frames *f)
+{
+	*f = (struct scene_frames){ &m->scene, data, len, m->setup_object_of,
+				    name_of, m, m->audio.present ?
+				    "audio.wav" : NULL };
+}
+
+int member_cutscene_prepare(struct fs *fs, struct member *m,
+			    const uint8_t *data, size_t len)
+{
+	const struct ccsf_scene *s = &m->scene;
+	struct member *setup;
+	if (member_is_setup(m->name) || s->frame_chunk_count <= 1 ||
+	    !(setup = walked_setup(fs, m)))
+		return 0;
+	uint32_t *of = fs_alloc(fs, ((size_t)s->object_count + 1) * sizeof *of);
+	if (!of)
+		return -ENOMEM;
+	char prefix[GZIP_NAME_MAX * 3 + 16];
+	size_t n = (size_t)snprintf(prefix, sizeof prefix, "../%s/",
+				    setup->name);
+	for (uint32_t o = 0; o < s->object_count; o++)
+		of[o] = o && m->defined_at[o] &&
+			strncmp(m->defined_at[o], prefix, n) == 0 ?
+			setup_index(setup, m->object_names[o]) : UINT32_MAX;
+	m->setup = setup;
+	m->setup_object_of = of;
+	struct scene_frames f;
+	frames_of(m, data, len, &f);
+	struct strbuf sb = STRBUF_INIT;
+	int rc = scene_frames_problems(&setup->scene, &f, &sb);
+	if (rc == 0 && sb.len) {
+		m->frames_problems = fs_strdup(fs, sb.data);
+		rc = m->frames_problems ? 0 : -ENOMEM;
+		log_error("%s: member %s: scene.glb: %.*s", m->ar->label,
+			  m->name, (int)strcspn(sb.data, "\n"), sb.data);
+	}
+	sb_free(&sb);
+	return rc;
+}
+
+/* scene.glb of a cutscene: made at its first stat, like every made file,
+ * so that its size is exact before the first read. */
+static int produce_cutscene_glb(struct fs *fs, struct node *n, uint8_t **data,
+				size_t *len)
+{
+	struct member *m = n->u.made.ctx;
+	struct cache_ref ref, sref;
+	int rc = member_bytes(fs, m, &ref);
+	if (rc < 0)
+		return rc;
+	if ((rc = member_bytes(fs, m->setup, &sref)) < 0) {
+		cache_put(fs->cache, &ref);
+		return rc;
+	}
+	char source[1024];
+	snprintf(source, sizeof source, "%s/%s + %s", m->ar->tree_path,
+		 m->setup->name, m->name);
+	struct scene_env env = { m->setup, name_of, source };
+	struct scene_frames f;
+	frames_of(m, ref.data, ref.len, &f);
+	rc = scene_glb_cutscene(&m->setup->scene, sref.data, sref.len, &env,
+				&f, data, len);
+	cache_put(fs->cache, &sref);
+	cache_put(fs->cache, &ref);
+	return rc;
+}
+
+
 /* ---- cutscenes: audio.wav and frames.txt ---- */
 
 /* A 10-minute cutscene's audio is 110 MB: each read makes only its part,
@@ -112,11 +210,6 @@ static ssize_t read_audio(struct fs *fs, struct node *n, char *buf,
 				       (uint8_t *)buf, size);
 	cache_put(fs->cache, &ref);
 	return (ssize_t)got;
-}
-
-static const char *name_of(void *ctx, uint32_t index)
-{
-	return member_object_name(ctx, index);
 }
 
 static int frames_text(struct member *m, const uint8_t *data, size_t len,
@@ -151,6 +244,8 @@ int member_add_cutscene_files(struct fs *fs, struct member *m,
 	 * more than that have frames worth a file. */
 	if (m->scene.frame_chunk_count > 1)
 		dir_add_made(b, "frames.txt", t, produce_frames_text, m, 0);
+	if (m->setup_object_of)
+		dir_add_made(b, "scene.glb", t, produce_cutscene_glb, m, 0);
 	return 0;
 }
 

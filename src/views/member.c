@@ -192,6 +192,8 @@ static int produce_error_text(struct fs *fs, struct node *n, uint8_t **data,
 	if (m->walked && m->walk_rc < 0)
 		sb_printf(&sb, "walk: at byte %zu of the inflated file: %s\n",
 			  m->scene.error_offset, m->scene.error.text);
+	if (m->frames_problems)
+		sb_puts(&sb, m->frames_problems);
 	return sb_finish(&sb, data, len);
 }
 
@@ -447,6 +449,8 @@ int member_populate(struct fs *fs, struct node *dir)
 		rc = name_objects(fs, m);
 	if (rc == 0 && m->walked)
 		rc = member_resolve_elsewhere(fs, m);
+	if (rc == 0 && m->walked)
+		rc = member_cutscene_prepare(fs, m, ref.data, ref.len);
 	char name[GZIP_NAME_MAX * 3 + 8];
 	snprintf(name, sizeof name, "%s.ccs", m->name);
 	pthread_mutex_lock(&fs->lock);
@@ -454,11 +458,12 @@ int member_populate(struct fs *fs, struct node *dir)
 	pthread_mutex_unlock(&fs->lock);
 	if (rc == 0 && whole)
 		dir_add_view(&b, name, t, &member_view_ops, m, 0, whole, true);
-	if (rc == 0 && (failed || (m->walked && m->walk_rc < 0)))
+	if (rc == 0 && (failed || (m->walked && m->walk_rc < 0) ||
+			m->frames_problems))
 		dir_add_made(&b, "error.txt", t, produce_error_text, m, 0);
 	if (rc == 0 && m->walked) {
 		dir_add_made(&b, "scene.txt", t, produce_scene_text, m, 0);
-		if (scene_has_nodes(&m->scene))
+		if (scene_has_nodes(&m->scene) && !m->setup_object_of)
 			dir_add_made(&b, "scene.glb", t, produce_scene_glb, m, 0);
 		struct node *chunks = dir_add_dir(&b, "chunks", t, NULL, NULL);
 		rc = chunks ? populate_chunks(fs, m, chunks) : -ENOMEM;

@@ -33,6 +33,12 @@ struct member {
 	const char **object_names;      /* display name per object index */
 	const char **defined_at;        /* '#' objects: the link's target */
 	struct cutscene_audio audio;    /* where audio.wav's blocks are */
+	/* A cutscene's scene file: its setup member, each object's index
+	 * there (UINT32_MAX: not the pair's), what scene.glb leaves out of
+	 * the frame section (NULL when nothing); NULL otherwise. */
+	struct member *setup;
+	uint32_t *setup_object_of;
+	const char *frames_problems;
 	/* The game's index: the member's category ("-" without one) and
 	 * what the table says of it (archive_index_status), fixed when the
 	 * archive is listed. */
@@ -79,6 +85,10 @@ int member_populate(struct fs *fs, struct node *dir);
 bool member_is_setup(const char *name);
 bool scene_marked_elsewhere(const struct ccsf_scene *s, uint32_t object);
 int member_resolve_elsewhere(struct fs *fs, struct member *m);
+/* A cutscene's scene file: finds its setup member and objects there,
+ * and what its scene.glb will leave out (logged once).  0 or -ENOMEM. */
+int member_cutscene_prepare(struct fs *fs, struct member *m,
+			    const uint8_t *data, size_t len);
 int member_add_cutscene_files(struct fs *fs, struct member *m,
 			      struct dir_builder *b, const uint8_t *data,
 			      size_t len);

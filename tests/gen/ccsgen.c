@@ -5,6 +5,7 @@
  *                                        a small disc covering every case
  *   ccsgen broken FILE [--raw RAWDIR]    an archive of broken members
  *   ccsgen full DIR [--members N] [--level L] [--exes EXEDIR]
+ *                   [--cutscene-frames F]
  *                                        the benchmark-sized disc
  *   ccsgen ccs OUT [--version V]         one CCSF file with every kind
  *   ccsgen dbmod DIR                     DBnnMOD.BIN model databases
@@ -57,7 +58,7 @@ static struct ccsw *full_scene(const char *stem, struct rng *r)
 }
 
 static int cmd_full(const char *dir, unsigned members, int level,
-		    const char *exes)
+		    const char *exes, uint32_t last_frames)
 {
 	double t0 = seconds_now();
 	make_disc_dirs(dir);
@@ -84,9 +85,11 @@ static int cmd_full(const char *dir, unsigned members, int level,
 
 	path = xasprintf("%s/STREAM/STR1.BIN", dir);
 	archive_open(&ao, path, NULL, level);
+	/* --cutscene-frames 18000 makes the third a 10-minute cutscene. */
 	for (unsigned i = 0; i < 3; i++) {
-		struct cutscene c = { .number = 1 + i, .frames = 300 + 100 * i,
-				      .seed = 1000 + i, .rich = i == 0 };
+		struct cutscene c = { .number = 1 + i,
+				      .frames = i == 2 ? last_frames : 300 + 100 * i,
+				      .seed = 1000 + i, .rich = i != 1 };
 		put_cutscene(&ao, &c, &r);
 	}
 	uint64_t str_inflated = ao.inflated;
@@ -180,6 +183,7 @@ static void usage(FILE *to)
 	      "  ccsgen broken FILE [--raw RAWDIR]\n"
 	      "      one archive of broken members; prints what each is\n"
 	      "  ccsgen full DIR [--members N] [--level L] [--exes EXEDIR]\n"
+	      "                  [--cutscene-frames F]\n"
 	      "      the benchmark disc (default 1000 members, level 1)\n"
 	      "  ccsgen ccs OUT [--version V]\n"
 	      "      one uncompressed CCSF file with every kind (V: 0x100)\n"
@@ -216,6 +220,7 @@ int main(int argc, char **argv)
 	const char *cmd = argv[1], *target = argv[2];
 	const char *raw = NULL, *exes = NULL;
 	unsigned long members = 1000, level = 1, version = 0x100;
+	unsigned long last_frames = 500;
 	for (int i = 3; i < argc; i++) {
 		const char *opt = argv[i];
 		if (i + 1 >= argc)
@@ -229,6 +234,8 @@ int main(int argc, char **argv)
 			members = parse_number(val, "member count", 100000);
 		else if (!strcmp(opt, "--level"))
 			level = parse_number(val, "level", 9);
+		else if (!strcmp(opt, "--cutscene-frames"))
+			last_frames = parse_number(val, "frame count", 1000000);
 		else if (!strcmp(opt, "--version"))
 			version = parse_number(val, "version", 0xffff);
 		else
@@ -240,7 +247,7 @@ int main(int argc, char **argv)
 		return cmd_broken(target, raw);
 	if (!strcmp(cmd, "full"))
 		return cmd_full(target, (unsigned)members, (int)level,
-				exes);
+				exes, (uint32_t)last_frames);
 	if (!strcmp(cmd, "ccs"))
 		return cmd_ccs(target, (uint16_t)version);
 	if (!strcmp(cmd, "dbmod"))

@@ -3,10 +3,15 @@
  * one way each. */
 #include "gen.h"
 
-static struct ccsw *broken_base(const char *stem, uint32_t seed)
+/* A scene of one kit named after stem; *file (may be NULL) is its
+ * file's index. */
+static struct ccsw *broken_base(const char *stem, uint32_t seed,
+				uint32_t *file)
 {
 	uint32_t f;
 	struct ccsw *w = new_scene(stem, 0x100, &f);
+	if (file)
+		*file = f;
 	struct kit k = { .stem = stem, .psm = 0x13, .tw = 5, .th = 5,
 			 .tex_flag = 1, .clut_flag = 1,
 			 .pattern = CCSW_PAT_GRADIENT, .mtype = 1, .mmats = 1,
@@ -104,7 +109,7 @@ static void put_plain(struct archive_out *ao, struct rng *r, const char *stem,
 		      uint32_t seed, const char *name, enum gzw_fault fault,
 		      const char *what)
 {
-	struct ccsw *w = broken_base(stem, seed);
+	struct ccsw *w = broken_base(stem, seed, NULL);
 	end_data_scene(w);
 	put_broken(ao, r, w, name, fault, what);
 }
@@ -138,7 +143,7 @@ static void broken_first(struct archive_out *ao, struct rng *r)
 	end_data_scene(w);
 	put_broken(ao, r, w, "cut.cmp", GZW_CUT,
 		   "deflate data cut in half, no CRC/ISIZE, zero padding");
-	w = broken_base("unkkind", 4);
+	w = broken_base("unkkind", 4, NULL);
 	static const uint32_t junk[4] = { 1, 2, 3, 4 };
 	ccsw_chunk(w, 0x7f00, CCSW_TAG, junk, sizeof junk, CCSW_SIZE_AUTO);
 	ccsw_camera(w, objectf(w, 1, "CAM_after"));
@@ -156,12 +161,12 @@ static void broken_first(struct archive_out *ao, struct rng *r)
 
 static void broken_second(struct archive_out *ao, struct rng *r)
 {
-	struct ccsw *w = broken_base("pastend", 5);
+	struct ccsw *w = broken_base("pastend", 5, NULL);
 	static const uint32_t obj[3] = { 1, 0, 0 };
 	ccsw_chunk(w, CCSW_OBJ, CCSW_TAG, obj, sizeof obj, 0x4000);
 	put_broken(ao, r, w, "pastend.cmp", GZW_GOOD,
 		   "last chunk's size field 0x4000 words runs past the end");
-	w = broken_base("trailer", 6);
+	w = broken_base("trailer", 6, NULL);
 	end_data_scene(w);
 	static const uint8_t tail[6] = { 0xcd, 0xcd, 0xcd, 0xcd, 0, 0 };
 	ccsw_trailer(w, tail, sizeof tail);
@@ -191,17 +196,17 @@ static void broken_huge(struct archive_out *ao, struct rng *r)
 {
 	put_plain(ao, r, "isize4g", 10, "isize4g.cmp", GZW_HUGE_ISIZE,
 		  "ISIZE 0xffffffff: claims 4 GiB");
-	struct ccsw *w = broken_base("tex2p20", 11);
+	struct ccsw *w = broken_base("tex2p20", 11, NULL);
 	add_huge_texture(w, 1);
 	end_data_scene(w);
 	put_broken(ao, r, w, "tex2p20.cmp", GZW_GOOD,
 		   "texture of 2^20 x 2^20 (tw = th = 20), 256 bytes of pixels");
-	w = broken_base("mdl2p31", 12);
+	w = broken_base("mdl2p31", 12, NULL);
 	add_huge_model(w, 1);
 	end_data_scene(w);
 	put_broken(ao, r, w, "mdl2p31.cmp", GZW_GOOD,
 		   "model whose mmat claims 2^31 vertices");
-	w = broken_base("idx2p31", 13);
+	w = broken_base("idx2p31", 13, NULL);
 	ccsw_index_lie(w, 2, 0x80000000u);
 	end_data_scene(w);
 	put_broken(ao, r, w, "idx2p31.cmp", GZW_GOOD,
@@ -277,6 +282,40 @@ static void broken_anime(struct archive_out *ao, struct rng *r)
 		   "claimed, 2 held; a morph target that does not fit");
 }
 
+/* A cutscene pair whose scene file cannot all be shown: F_Obj records
+ * for an object the pair does not define, a camera no record places, a
+ * Top that goes back in time and a last record that runs past the file
+ * (a cut frame section).  Its scene.glb keeps the rest. */
+static void broken_cutscene(struct archive_out *ao, struct rng *r)
+{
+	uint32_t f;
+	struct ccsw *w = broken_base("x0900", 15, &f);
+	ccsw_camera(w, objectf(w, f, "CAM_x0900"));
+	end_data_scene(w);
+	put_broken(ao, r, w, "str0900e.tmp", GZW_GOOD, "a cutscene's setup");
+
+	w = ccsw_new("str0900", 0x100);
+	ccsw_set_stream_tags(w, true);
+	f = ccsw_file(w, "#c:\\art\\str0900e.max");
+	uint32_t obj = objectf(w, f, "OBJ_x0900");
+	uint32_t ghost = objectf(w, f, "OBJ_ghost");
+	objectf(w, f, "CAM_x0900");
+	ccsw_setup(w);
+	ccsw_frame(w, 8);
+	for (uint32_t fr = 0; fr < 6; fr++) {
+		ccsw_top(w, fr == 4 ? 1 : fr);          /* 4 goes back */
+		struct ccsw_f_obj fo = ccsw_f_obj_moving(obj, fr);
+		ccsw_f_obj(w, &fo);
+		fo.object = ghost;
+		ccsw_f_obj(w, &fo);
+	}
+	static const uint32_t cut[2] = { 1, 0 };
+	ccsw_chunk(w, 0x0101, 0, cut, sizeof cut, 13);  /* 52 bytes: 8 held */
+	put_broken(ao, r, w, "str0900.tmp", GZW_GOOD, "a cutscene whose frames "
+		   "name an undefined object, leave the camera out, go back "
+		   "in time and are cut");
+}
+
 int cmd_broken(const char *file, const char *raw)
 {
 	struct rng r = { 0xb40ce };
@@ -287,6 +326,7 @@ int cmd_broken(const char *file, const char *raw)
 	broken_second(&ao, &r);
 	broken_huge(&ao, &r);
 	broken_anime(&ao, &r);
+	broken_cutscene(&ao, &r);
 	archive_close(&ao);
 	return 0;
 }

@@ -15,7 +15,7 @@ static struct ccsw *cutscene_setup(const struct cutscene *c)
 	struct ccsw *w = ccsw_new(stem, 0x100);
 	uint32_t f = ccsw_file(w, path);
 	ccsw_setup(w);
-	uint32_t base = 0;
+	uint32_t base = 0, base_mat = 0;
 	for (uint32_t i = 0; i < 3; i++) {
 		char ks[24];
 		snprintf(ks, sizeof ks, "s%04u_%u", c->number, i);
@@ -23,15 +23,22 @@ static struct ccsw *cutscene_setup(const struct cutscene *c)
 				 .tw = 6, .th = 6, .mip = (uint8_t)(i == 2 ? 2 : 0),
 				 .tex_flag = 1, .clut_flag = 1,
 				 .pattern = CCSW_PAT_NOISY, .mtype = 1,
-				 .mmats = 2, .vertices = 24, .seed = c->seed + i };
+				 .mmats = i ? 2 : 1, .vertices = 24,
+				 .seed = c->seed + i };
 		struct kit_ids id = add_kit(w, f, &k);
-		if (i == 0)
+		if (i == 0) {
 			base = id.mdl;
+			base_mat = id.mat;
+		}
 	}
 	uint32_t shadow;
 	add_shadow_model(w, f, "MDL_shadow", &shadow);
-	add_rigid_model(w, f, "MDL_tgtA", 0x600, 0, 24, c->seed + 10);
-	add_rigid_model(w, f, "MDL_tgtB", 0x601, 0, 24, c->seed + 11);
+	/* The morph targets fit the first kit's one mmat (seed * 31, strips
+	 * of 6): the base at twice its size, and another shape. */
+	add_target(w, f, "MDL_tgtA", 0x600, base_mat, 24, c->seed * 31, 0,
+		   2.0f);
+	add_target(w, f, "MDL_tgtB", 0x601, base_mat, 24, c->seed * 31 + 7, 4,
+		   1.0f);
 	ccsw_morpher(w, objectf(w, f, "MPH_ribbon"), base);
 	ccsw_camera(w, objectf(w, f, "CAM_main"));
 	ccsw_light(w, objectf(w, f, "LGT_sun"), 1);
@@ -81,6 +88,42 @@ void cutscene_extras(struct ccsw *w, uint32_t frame, uint32_t cam,
 	}
 }
 
+/* The third object: hidden until frame 10, then a record every other
+ * frame (each holds until the next). */
+static void late_object(struct ccsw *w, uint32_t object, uint32_t fr)
+{
+	struct ccsw_f_obj fo = {
+		.object = object, .pos = { 5, (float)fr, 2 },
+		.rot = { (float)(fr * 7 % 360), 30, 0 },
+		.scale = { 1, 2, 1 }, .tp = 1, .disp_sw = 1,
+	};
+	ccsw_f_obj(w, &fo);
+}
+
+/* The F_Obj records of frame fr: the first two objects every frame,
+ * the third from frame 10 in a rich cutscene. */
+static void frame_objects(struct ccsw *w, const struct cutscene *c,
+			  const uint32_t objs[3], uint32_t fr)
+{
+	for (uint32_t i = 0; i < 2; i++) {
+		struct ccsw_f_obj fo = {
+			.object = objs[i], .flag = 0,
+			.pos = { (float)fr * (i ? -1.0f : 1.0f), 0, 10 },
+			.rot = { 0, 0, (float)(fr * 3 % 360) },
+			.scale = { 1, 1, 1 }, .tp = 1, .disp_sw = 1,
+		};
+		/* The second object fades out and is switched off now and
+		 * then: hidden in scene.glb. */
+		if (c->rich && i == 1) {
+			fo.tp = fr % 7 == 3 ? 0.0f : 0.5f;
+			fo.disp_sw = fr % 11 != 5;
+		}
+		ccsw_f_obj(w, &fo);
+	}
+	if (c->rich && fr >= 10 && fr % 2 == 0)
+		late_object(w, objs[2], fr);
+}
+
 /* strNNNN: object stubs marked '#' (defined in strNNNNe), a Layer, Pcm
  * audio and the frames. */
 static struct ccsw *cutscene_scene(const struct cutscene *c)
@@ -125,15 +168,7 @@ static struct ccsw *cutscene_scene(const struct cutscene *c)
 	ccsw_frame(w, c->frames);
 	for (uint32_t fr = 0; fr < c->frames; fr++) {
 		ccsw_top(w, fr);
-		for (uint32_t i = 0; i < 2; i++) {
-			struct ccsw_f_obj fo = {
-				.object = objs[i], .flag = 0,
-				.pos = { (float)fr * (i ? -1.0f : 1.0f), 0, 10 },
-				.rot = { 0, 0, (float)(fr * 3 % 360) },
-				.scale = { 1, 1, 1 }, .tp = 1, .disp_sw = 1,
-			};
-			ccsw_f_obj(w, &fo);
-		}
+		frame_objects(w, c, objs, fr);
 		uint16_t blocks = (uint16_t)rng_range(&r, 2, 7);
 		ccsw_f_pcm(w, 0, blocks, NULL, sample);
 		sample += blocks * 256u;

@@ -20,11 +20,18 @@ that needs no quoting in a shell):
                      30 game frames = 1 s = 24 Blender frames)
     bbox=...         OBJ only: the mesh's bounding box, to 1e-3 of its size
     key=F,NAME,V     shape key NAME's value at game frame F is V
+    span_frames=N    some action spans N game frames: N / 30 s, give or
+                     take a Blender frame (a cutscene's whole length)
+    camera_at=F,X,Y,Z,RX,RY,RZ  at game frame F the first camera sits at
+                     (X, Y, Z) of the game's Z-up axes (Blender's too)
+                     and turns as Rz * Ry * Rx * Rx(180) (degrees), as
+                     an F_Camera record places it
 
 Exits 0 when every expectation holds, 1 when one fails, 2 when the
 import itself fails.  Blender swallows exceptions and sys.exit from a
 --python script, hence os._exit after a flush.
 """
+import math
 import os
 import sys
 
@@ -114,6 +121,29 @@ def key_value(name, frame):
     return None
 
 
+def camera_at(v, fps):
+    """Whether the first camera is where v = (frame, x, y, z, rx, ry, rz)
+    puts it, evaluated at that game frame (Blender's frame f * fps / 30)."""
+    from mathutils import Matrix, Vector
+    cams = [o for o in bpy.context.scene.objects if o.type == 'CAMERA']
+    if not cams:
+        return False, 'a camera (none)'
+    at = v[0] / 30.0 * fps
+    bpy.context.scene.frame_set(int(at), subframe=at - int(at))
+    m = cams[0].matrix_world
+    want = Matrix.Translation(Vector(v[1:4])) @ \
+        Matrix.Rotation(math.radians(v[6]), 4, 'Z') @ \
+        Matrix.Rotation(math.radians(v[5]), 4, 'Y') @ \
+        Matrix.Rotation(math.radians(v[4]), 4, 'X') @ \
+        Matrix.Rotation(math.pi, 4, 'X')
+    turn = max(abs(m[i][j] - want[i][j]) for i in range(3) for j in range(3))
+    move = max(abs(m[i][3] - want[i][3]) for i in range(3))
+    scale = max(1.0, max(abs(x) for x in v[1:4]))
+    return turn <= 1e-3 and move <= 1e-4 * scale, 'camera %s at game frame %g: %s (got %s)' % (
+        cams[0].name, v[0], [round(x, 3) for x in v[1:]],
+        [[round(m[i][j], 3) for j in range(4)] for i in range(3)])
+
+
 def check(expect, c, spans, fps, bbox=None):
     bad = 0
     for e in expect:
@@ -130,6 +160,14 @@ def check(expect, c, spans, fps, bbox=None):
             ok = got is not None and abs(got - float(want)) <= 1e-4
             desc = 'shape key %s at game frame %s (Blender %g) is %s (got %s)' \
                 % (name, f, at, want, got)
+        elif e.startswith('span_frames='):
+            want = int(e.split('=')[1]) / 30.0
+            ok = any(abs(s - want) <= 1.0 / fps + 1e-6 for s in spans)
+            desc = 'an action of %.3f s (got %s)' % (
+                want, ', '.join('%.3f' % s for s in spans) or 'none')
+        elif e.startswith('camera_at='):
+            ok, desc = camera_at([float(x) for x in e.split('=')[1].split(',')],
+                                 fps)
         elif e.startswith('bbox='):
             want = [float(x) for x in e.split('=')[1].split(',')]
             size = max(max(want[3:][k] - want[k] for k in range(3)), 1.0)

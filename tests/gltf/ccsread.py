@@ -94,10 +94,7 @@ class Ccs:
         self.ext, self.models, self.animes = {}, {}, []
         self.morphers = []      # (MPH_, base MDL_), in file order
         o = 8 + 4 * struct.unpack_from('<I', data, 4)[0]
-        while o + 8 <= len(data):
-            kind, _tag, size = struct.unpack_from('<HHI', data, o)
-            p = o + 8
-            end = p + 4 * size
+        for kind, p, o in self.chunks():
             if kind == 0x0002:
                 self.read_index(p)
             elif kind == 0x0100:
@@ -111,15 +108,27 @@ class Ccs:
             elif kind == 0x0a00:
                 obj, parent, target = struct.unpack_from('<III', data, p)
                 self.ext[obj] = target
-            elif kind == 0x0300:
+            elif kind == 0x0700:
+                self.read_anime(p)
+        if o != len(data):      # a length rule went wrong somewhere
+            raise ValueError('chunk walk ended at %d of %d' % (o, len(data)))
+
+    def chunks(self):
+        """(kind, payload offset, end) of every chunk in file order, the
+        texture and model chunks by their own length rules (reading a
+        model keeps it in self.models)."""
+        d = self.d
+        o = 8 + 4 * struct.unpack_from('<I', d, 4)[0]
+        while o + 8 <= len(d):
+            kind, _tag, size = struct.unpack_from('<HHI', d, o)
+            p = o + 8
+            end = p + 4 * size
+            if kind == 0x0300:
                 end = self.texture_end(p)
             elif kind == 0x0800:
                 end = self.read_model(p)
-            elif kind == 0x0700:
-                self.read_anime(p)
+            yield kind, p, end
             o = end
-        if o != len(data):      # a length rule went wrong somewhere
-            raise ValueError('chunk walk ended at %d of %d' % (o, len(data)))
 
     def name(self, i):
         return self.names[i] if 0 < i < len(self.names) else None

@@ -12,7 +12,7 @@ mnt=$work/mnt
 
 check "mounts the broken archive" mount_ccsfs "$arc" "$mnt" -o cache_size=64K
 check_eq "every member lists, the nameless one by its sector" \
-	"badanim badcrc badsize badtex cut good1 good2 idx2p31 isize4g liar mdl2p31 member-10 pastend tex2p20 texliar trailer unkkind" \
+	"badanim badcrc badsize badtex cut good1 good2 idx2p31 isize4g liar mdl2p31 member-10 pastend str0900 str0900e tex2p20 texliar trailer unkkind" \
 	"$(ls "$mnt" | grep -v '^%' | tr '\n' ' ' | sed 's/ $//')"
 # The listing's size is told before anything is inflated; it must be
 # the size of what reading it then makes.
@@ -81,6 +81,37 @@ check "badanim: MPH_badanim's error.txt names the morph target that does not fit
 check "badanim: scene.glb's extras leave it out too" \
 	grep -qa '"left_out":\[[^]]*"MDL_badtgt: morph target of MDL_badanim (MPH_badanim): mmat 0 has 7 vertices, the base 10"' "$a/scene.glb"
 check_fails "badanim: its base mesh has no morph targets" grep -qa '"targets"' "$a/scene.glb"
+
+# A cutscene whose frames cannot all be shown: scene.glb keeps the rest,
+# and error.txt (and the GLB's extras) say what is left out.
+c=$mnt/str0900
+check "str0900: error.txt names the records of an object the pair does not define" \
+	grep -qx 'frames: 5 records for OBJ_ghost, which the pair does not define: left out' "$c/error.txt"
+check "str0900: ... the camera no record places" \
+	grep -qx 'frames: camera CAM_x0900 has no F_Camera record: it stays where its setup puts it' "$c/error.txt"
+check "str0900: ... the Top that goes back in time" \
+	grep -q '^frames: the Top at byte [0-9]* goes back in time' "$c/error.txt"
+check "str0900: ... and the cut frame section" \
+	grep -q '^frames: the file is cut at byte [0-9]* (' "$c/error.txt"
+check "str0900: scene.glb's extras leave the same out" \
+	grep -qa '"left_out":\["frames: 5 records for OBJ_ghost' "$c/scene.glb"
+check_eq "str0900: the object it defines keeps its keys: frames 0-3, 5, then the end at 8" \
+	"0 1 2 3 5 8" "$("$PY" - "$c/scene.glb" <<'PY'
+import json, struct, sys
+b = open(sys.argv[1], 'rb').read()
+n = struct.unpack_from('<I', b, 12)[0]
+j = json.loads(b[20:20 + n])
+binary = b[20 + n + 8:]
+a = j['animations'][0]
+node = [x['name'] for x in j['nodes']].index('OBJ_x0900')
+ch = next(c for c in a['channels'] if c['target'] == {'node': node, 'path': 'translation'})
+acc = j['accessors'][a['samplers'][ch['sampler']]['input']]
+view = j['bufferViews'][acc['bufferView']]
+off = view.get('byteOffset', 0) + acc.get('byteOffset', 0)
+ts = struct.unpack_from('<%df' % acc['count'], binary, off)
+print(' '.join('%g' % round(t * 30) for t in ts))
+PY
+)"
 
 check_eq "listing marks the broken members" "badcrc broken cut broken badsize broken isize4g broken " \
 	"$(awk '$2 != "ok" && NR > 1 { printf "%s %s ", $1, $2 }' "$mnt/%members.txt")"

@@ -185,13 +185,18 @@ need_gltf_tools() {
 }
 
 # glbcheck_each LIST: glbcheck.py of every scene.glb in LIST against the
-# .ccs beside it, each output in $work/glbcheck.<member>.out; echoes the
+# .ccs beside it (a cutscene's, cutcheck.py against its frame section and
+# its setup file), each output in $work/glbcheck.<member>.out; echoes the
 # paths (below $mnt) of those that fail.
 glbcheck_each() {
 	while IFS= read -r glb; do
 		dir=$(dirname "$glb")
 		m=$(basename "$dir")
-		"$PY" "$gltf/glbcheck.py" "$glb" "$dir/$m.ccs" \
-			>"$work/glbcheck.$m.out" 2>&1 || printf ' %s' "${glb#$mnt/}"
+		setup=$dir/../${m}e/${m}e.ccs
+		if [ -f "$dir/frames.txt" ] && [ -f "$setup" ]; then
+			"$PY" "$gltf/cutcheck.py" "$glb" "$dir/$m.ccs" "$setup"
+		else
+			"$PY" "$gltf/glbcheck.py" "$glb" "$dir/$m.ccs"
+		fi >"$work/glbcheck.$m.out" 2>&1 || printf ' %s' "${glb#$mnt/}"
 	done <"$1"
 }

@@ -18,15 +18,25 @@ mnt=$work/mnt
 "$CCSGEN" sample "$disc" >/dev/null || { echo "Bail out! ccsgen"; exit 1; }
 check "mounts the sample disc" mount_ccsfs "$disc" "$mnt"
 
-# Every member whose CCSF file has an Obj chunk has a scene.glb, and no
+# Every member whose CCSF file has an Obj chunk has a scene.glb, and so
+# has a cutscene's scene file (frames.txt) whose setup file has one; no
 # other member has one.
+obj_chunks() {
+	n=$("$PY" "$gltf/glbcheck.py" --info "$1" | sed -n 's/^obj_chunks=\([0-9]*\).*/\1/p')
+	[ "${n:-0}" -gt 0 ]
+}
 : >"$work/want"
 for ccs in $(find "$mnt/DATA/DATA.BIN" "$mnt/STREAM" -name '*.ccs' | sort); do
-	n=$("$PY" "$gltf/glbcheck.py" --info "$ccs" | sed -n 's/^obj_chunks=\([0-9]*\).*/\1/p')
-	[ "${n:-0}" -gt 0 ] && echo "$(dirname "$ccs")/scene.glb" >>"$work/want"
+	d=$(dirname "$ccs")
+	m=$(basename "$d")
+	if obj_chunks "$ccs" || { [ -f "$d/frames.txt" ] &&
+	   obj_chunks "$d/../${m}e/${m}e.ccs"; }; then
+		echo "$d/scene.glb" >>"$work/want"
+	fi
 done
+sort -o "$work/want" "$work/want"
 find "$mnt/DATA/DATA.BIN" "$mnt/STREAM" -name scene.glb | sort >"$work/glbs"
-check_eq "scene.glb in exactly the members with an Obj chunk" \
+check_eq "scene.glb in exactly the members with an Obj chunk, and the cutscenes" \
 	"$(cat "$work/want")" "$(cat "$work/glbs")"
 check "some members have a scene.glb" test -s "$work/glbs"
 
@@ -56,6 +66,29 @@ frames=$(echo "$info" | sed -n 's/.*anime_frames=\([0-9]*\).*/\1/p')
 check "Blender imports $c/scene.glb: a mesh, $nodes bones, an image, a $frames-frame action" \
 	blend "$chr/scene.glb" meshes=1+ armatures=1+ bones="$nodes" images=1+ \
 	actions=1+ action_frames="$frames"
+
+# The cutscene, in Blender: the scene file's 60 frames are a 2 s action
+# (48 frames at Blender's 24 fps), and the camera is where the frame
+# section's F_Camera records put it: the full record of frame 22 at
+# frame 25 (position and rotation from gen_cutscene.c), frame 52's at 59;
+# MPH_ribbon's F_Morpher records (frames 6, 16, ...: MDL_tgtA at
+# frame % 30 / 30, MDL_tgtB at 0.5) are its base's shape keys.
+cut=$mnt/STREAM/STR1.BIN/str0001
+check "Blender imports the cutscene: its three objects, a 60-frame action, the camera on its records, the F_Morpher weights" \
+	blend "$cut/scene.glb" meshes=3 cameras=1 span_frames=60 \
+	camera_at=25,0,-100,20,90,0,22 camera_at=59,0,-100,20,90,0,52 \
+	shape_keys=2 shape_key_curves=2 key=5,MDL_tgtB,0 key=6,MDL_tgtB,0.5 \
+	key=17,MDL_tgtA,0.5333 key=26,MDL_tgtA,0.8667
+check_fails "... and the check fails on a camera a frame late" \
+	blend "$cut/scene.glb" camera_at=25,0,-100,20,90,0,23
+check_eq "the cutscene's extras name its sound and its length" \
+	'audio.wav 60 30' "$("$PY" - "$cut/scene.glb" <<'PY'
+import json, struct, sys
+b = open(sys.argv[1], 'rb').read()
+e = json.loads(b[20:20 + struct.unpack_from('<I', b, 12)[0]])['asset']['extras']
+print(e['audio'], e['frames'], e['frames_per_second'])
+PY
+)"
 
 # A posed bone (or skin) model's model.obj: its vertices, and its box
 # where the game's frame 0 puts them.

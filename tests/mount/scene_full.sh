@@ -3,7 +3,9 @@
 # scene_full.sh - every scene.glb of the full-size synthetic disc (about a
 # thousand scenes, 560 MB of glTF) through the Khronos validator and the
 # independent reader, glbcheck.py: no error, every mesh where the game's
-# pose puts it.  scene.sh does the same for the sample disc, with Blender.
+# pose puts it; every cutscene (one of 18,000 frames) through cutcheck.py,
+# its time and the daemon's peak memory.  scene.sh does the same for the
+# sample disc, with Blender.
 . "${TESTS_SRCDIR:-$(dirname "$0")/..}/mount/lib.sh"
 
 # A missing client is a skip on a workstation, a failure in CI.
@@ -11,7 +13,9 @@ need_gltf_tools
 
 disc=$work/full
 mnt=$work/mnt
-"$CCSGEN" full "$disc" >/dev/null || { echo "Bail out! ccsgen full"; exit 1; }
+# With a 10-minute cutscene (18,000 frames) as the third of the stream's.
+"$CCSGEN" full "$disc" --cutscene-frames 18000 >/dev/null ||
+	{ echo "Bail out! ccsgen full"; exit 1; }
 check "mounts the full-size disc" mount_ccsfs "$disc" "$mnt"
 find "$mnt/DATA/DATA.BIN" "$mnt/STREAM" -name scene.glb | sort >"$work/glbs"
 n=$(wc -l <"$work/glbs")
@@ -30,5 +34,26 @@ grep -h '^total' "$work"/batch.*.out | sed 's/^/# /'
 bad=$(glbcheck_each "$work/glbs")
 check_eq "glbcheck: every mesh of every scene.glb where the game's pose puts it" "" "$bad"
 check "unmounts cleanly" unmount "$mnt"
+
+# Every cutscene of the stream archive (one of them 10 minutes, 18,000
+# frames) on a fresh mount with a 128 MiB cache: each scene.glb read
+# whole and compared with its .ccs files by cutcheck.py, and the daemon's
+# peak memory within the cache and 32 MiB.
+check "mounts the full-size disc again, cache_size=128M" \
+	mount_fg "$disc" "$mnt" "$work/cut.log" -o cache_size=128M
+find "$mnt/STREAM" -name frames.txt | sed 's|frames.txt$|scene.glb|' | sort >"$work/cuts"
+check_eq "every cutscene of the stream archive has a scene.glb" \
+	"$(wc -l <"$work/cuts")" "$(cat "$work/cuts" | xargs ls 2>/dev/null | wc -l)"
+t0=$(date +%s.%N)
+bad=$(glbcheck_each "$work/cuts")
+t1=$(date +%s.%N)
+check_eq "cutcheck: every cutscene's nodes and camera on their records" "" "$bad"
+echo "# $(wc -l <"$work/cuts") cutscene scene.glb read and checked in $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }') s"
+grep -h 'placements' "$work"/glbcheck.str*.out | sed 's/^/# /'
+peak=$(vm_kb "$fg_pid" VmHWM)
+echo "# daemon peak: $peak kB"
+check "the daemon's peak stays within cache_size + 32 MiB ($peak kB)" \
+	test "$peak" -le $(((128 + 32) * 1024))
+check "unmounts the second mount" unmount_fg "$mnt"
 
 done_testing

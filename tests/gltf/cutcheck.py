@@ -1,0 +1,212 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""cutcheck.py - a cutscene's scene.glb checked against its frame section.
+
+    cutcheck.py SCENE.glb SCENE.ccs SETUP.ccs [--frames a,b,c] [--tol 1e-3]
+
+Reads the scene file's frame section itself (Top, F_Obj and F_Camera
+records, FORMATS.md "Animation") and the setup file's Obj parents, then at
+each frame (default: the first, middle and last) compares every node of
+the GLB that an F_Obj record names, and the camera node, with where the
+records put them:
+
+- an object's world = R_x(-90) * parent world * T * Rx * Ry * Rz * S, its
+  latest record at or before the frame holding (a record holds until the
+  next); before its first record, or while its transparency is 0 or its
+  flags' bit 0 is clear, it is hidden: its world matrix scales to 0;
+- the camera's world = R_x(-90) * T * Rz * Ry * Rx * R_x(180), each
+  F_Camera field keeping its value until a record carries a new one;
+- the animation lasts the Frame chunk's count / 30 s, and the asset's
+  extras name audio.wav.
+
+Exit 0 when all agree, 1 on a mismatch (each printed), 2 on a bad file.
+Only Python 3 and numpy, and gltfread.py / ccsread.py, which share
+nothing with ccsfs.
+"""
+import math
+import os
+import struct
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from ccsread import Ccs, rx, ry, rz  # noqa: E402
+from gltfread import Glb  # noqa: E402
+
+TOP, F_OBJ, F_CAMERA, FRAME = 0xff01, 0x0101, 0x0502, 0x0005
+
+
+def frame_records(ccs):
+    """count, {object: [(frame, t, r, s, shown)]}, [(frame, values)]."""
+    d = ccs.d
+    count, frame, in_frames = 0, None, False
+    objs, cams = {}, []
+    for kind, p, end in ccs.chunks():
+        if kind == FRAME and not in_frames:
+            count, in_frames = struct.unpack_from('<I', d, p)[0], True
+        elif not in_frames:
+            continue
+        elif kind == TOP:
+            frame = struct.unpack_from('<I', d, p)[0]
+        elif kind == F_OBJ and frame is not None and end - p >= 52:
+            v = struct.unpack_from('<II10fI', d, p)
+            shown = v[11] > 0 and v[12] & 1
+            objs.setdefault(v[0], []).append(
+                (frame, v[2:5], v[5:8], v[8:11], shown))
+        elif kind == F_CAMERA and frame is not None:
+            obj, flag = struct.unpack_from('<II', d, p)
+            vals, q = {}, p + 8
+            for k in range(8):
+                if flag & 1 or flag & (2 << k):
+                    continue
+                vals[k] = struct.unpack_from('<f', d, q)[0]
+                q += 4
+            cams.append((frame, obj, vals))
+    return count, objs, cams
+
+
+def latest(records, f):
+    """The last record at or before frame f (of two at one frame, the
+    later), or None."""
+    best = None
+    for r in records:
+        if r[0] <= f:
+            best = r
+    return best
+
+
+def scale(s):
+    return np.diag([s[0], s[1], s[2], 1.0])
+
+
+def translate(t):
+    m = np.eye(4)
+    m[:3, 3] = t
+    return m
+
+
+def object_local(records, f):
+    r = latest(records, f) if records else None
+    if r is None:
+        return None                 # no record yet: hidden
+    _, t, rot, s, shown = r
+    if not shown:
+        return scale((0, 0, 0))     # hidden
+    return translate(t) @ rx(rot[0]) @ ry(rot[1]) @ rz(rot[2]) @ scale(s)
+
+
+def camera_world(cams, obj, f):
+    v = [0.0] * 8
+    v[7] = 45.0
+    seen = False
+    for frame, o, vals in cams:
+        if o == obj and frame <= f and vals:
+            for k, x in vals.items():
+                v[k] = x
+            seen = True
+    if not seen:
+        return None
+    return rx(-90) @ translate(v[:3]) @ rz(v[5]) @ ry(v[4]) @ rx(v[3]) @ \
+        rx(180)
+
+
+def near(a, b, tol):
+    return np.max(np.abs(a - b)) <= tol * max(1.0, np.max(np.abs(b)))
+
+
+def check(glb, scene, setup, frames, tol):
+    count, objs, cams = frame_records(scene)
+    node_of = {n.get('name'): i for i, n in enumerate(glb.nodes)}
+    anims = glb.json.get('animations', [])
+    bad = 0
+    if len(anims) != 1:
+        print('FAIL %d animations, want 1' % len(anims))
+        return 1
+    a = anims[0]
+    end = max(float(glb.accessor(s['input'])[:, 0].max())
+              for s in a['samplers'])
+    if abs(end - count / 30.0) > 1e-4:
+        print('FAIL the animation lasts %.4f s, want %d / 30' % (end, count))
+        bad += 1
+    extras = glb.json['asset'].get('extras', {})
+    if extras.get('audio') != 'audio.wav' or extras.get('frames') != count:
+        print('FAIL extras: %s' % extras)
+        bad += 1
+    parents = {scene.name(o): setup.name(p[0]) for o, p in setup.objs.items()}
+    by_name = {scene.name(o): recs for o, recs in objs.items()}
+    placed = 0
+    for f in frames:
+        world = glb.worlds(0, f / 30.0)
+        local = {nm: object_local(recs, f) for nm, recs in by_name.items()}
+
+        def want_world(nm, depth=0):
+            """(the world below node 0, hidden by itself or a parent)."""
+            m = local.get(nm, np.eye(4))
+            hidden = nm in local and (m is None or not m[:3, :3].any())
+            m = np.eye(4) if m is None else m
+            up = parents.get(nm)
+            if up and depth < 64:
+                w, h = want_world(up, depth + 1)
+                m, hidden = w @ m, hidden or h
+            return m, hidden
+        for nm in by_name:
+            if nm not in node_of:
+                continue            # the pair does not define it
+            want, hidden = want_world(nm)
+            got = world[node_of[nm]]
+            placed += 1
+            # A hidden node's world scales to nothing; where it would be
+            # is no one's business.
+            ok = not got[:3, :3].any() if hidden else \
+                near(got, rx(-90) @ want, tol)
+            if not ok:
+                print('FAIL %s at frame %d%s:\n%s\nwant\n%s' % (
+                    nm, f, ' (hidden)' if hidden else '', got, rx(-90) @ want))
+                bad += 1
+        for obj in {o for _, o, _ in cams}:
+            nm = scene.name(obj)
+            want = camera_world(cams, obj, f)
+            if nm not in node_of or want is None:
+                continue
+            placed += 1
+            if not near(world[node_of[nm]], want, tol):
+                print('FAIL camera %s at frame %d:\n%s\nwant\n%s' % (
+                    nm, f, world[node_of[nm]], want))
+                bad += 1
+    print('%d placements at frames %s compared, %d wrong; %d frames, '
+          '%.3f s' % (placed, ','.join(map(str, frames)), bad, count, end))
+    if not placed:
+        print('FAIL nothing to compare')
+        bad += 1
+    return 1 if bad else 0
+
+
+def main(argv):
+    frames, tol, files = None, 1e-3, []
+    it = iter(argv)
+    for a in it:
+        if a == '--frames':
+            frames = [int(x) for x in next(it).split(',')]
+        elif a == '--tol':
+            tol = float(next(it))
+        else:
+            files.append(a)
+    if len(files) != 3:
+        print(__doc__)
+        return 2
+    try:
+        glb = Glb(open(files[0], 'rb').read())
+        scene = Ccs(open(files[1], 'rb').read())
+        setup = Ccs(open(files[2], 'rb').read())
+    except (OSError, ValueError, struct.error) as e:
+        print('cutcheck: %s' % e)
+        return 2
+    if frames is None:
+        count = frame_records(scene)[0]
+        frames = [0, count // 2, max(count - 1, 0)]
+    return check(glb, scene, setup, frames, tol)
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,195 @@
+/* SPDX-License-Identifier: MIT */
+/* test_scene_frames.c - a cutscene's frame section as scene.glb reads it:
+ * records with their frames, a Top that goes back, objects translated to
+ * the setup file's, and the lines of what is left out. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+#include "ccsf/ccsf.h"
+#include "ccsw.h"
+#include "decode/scene_gltf.h"
+#include "util/bytes.h"
+
+/* A walked file and its bytes (exactly len, for ASan). */
+struct walked {
+	uint8_t *bytes;
+	size_t len;
+	struct ccsf_scene s;
+};
+
+static void walk(struct ccsw *w, struct walked *f)
+{
+	f->bytes = ccsw_finish(w, &f->len);
+	ccsw_free(w);
+	assert_non_null(f->bytes);
+	memset(&f->s, 0, sizeof f->s);
+	ccsf_walk(f->bytes, f->len, &f->s);
+}
+
+static void unwalk(struct walked *f)
+{
+	ccsf_scene_free(&f->s);
+	free(f->bytes);
+}
+
+/* The setup: a camera (object 1) and a kite (object 2). */
+static void setup_file(struct walked *f)
+{
+	struct ccsw *w = ccsw_new("str0001e", 0x100);
+	uint32_t file = ccsw_file(w, " c:\\str\\str0001.max");
+	uint32_t cam = ccsw_object_str(w, "CAM_main", file);
+	uint32_t kite = ccsw_object_str(w, "OBJ_kite", file);
+	ccsw_setup(w);
+	ccsw_camera(w, cam);
+	ccsw_obj(w, kite, 0, 0, 0);
+	ccsw_frame(w, 1);
+	ccsw_end(w);
+	walk(w, f);
+}
+
+/* The scene file: OBJ_kite (1), OBJ_ghost (2, not the pair's), CAM_main
+ * (3); frames 0, 1, 2, then a Top back to 1, then 3; F_Obj for the kite
+ * and the ghost each frame, no F_Camera.  cut: a last record that runs
+ * past the file. */
+static void scene_file(struct walked *f, bool cut)
+{
+	struct ccsw *w = ccsw_new("str0001", 0x100);
+	uint32_t file = ccsw_file(w, "#c:\\str\\str0001.max");
+	uint32_t kite = ccsw_object_str(w, "OBJ_kite", file);
+	uint32_t ghost = ccsw_object_str(w, "OBJ_ghost", file);
+	ccsw_object_str(w, "CAM_main", file);
+	ccsw_setup(w);
+	ccsw_frame(w, 5);
+	static const uint32_t tops[5] = { 0, 1, 2, 1, 3 };
+	for (uint32_t i = 0; i < 5; i++) {
+		ccsw_top(w, tops[i]);
+		struct ccsw_f_obj o = ccsw_f_obj_moving(kite, tops[i]);
+		ccsw_f_obj(w, &o);
+		o.object = ghost;
+		ccsw_f_obj(w, &o);
+	}
+	if (cut) {
+		static const uint32_t part[2] = { 1, 0 };
+		ccsw_chunk(w, 0x0101, 0, part, sizeof part, 13);
+	} else {
+		ccsw_end(w);
+	}
+	walk(w, f);
+}
+
+/* Scene objects 1 (OBJ_kite) and 3 (CAM_main) are setup's 2 and 1. */
+static const uint32_t object_of[4] = { UINT32_MAX, 2, UINT32_MAX, 1 };
+
+struct seen {
+	int32_t frames[16];
+	uint32_t objects[16];
+	unsigned n;
+};
+
+static void note(const struct anime_record *r, void *arg)
+{
+	struct seen *s = arg;
+	if (r->kind != CCSF_F_OBJ || s->n >= 16)
+		return;
+	s->frames[s->n] = r->frame;
+	s->objects[s->n++] = rd_u32le(r->p);
+}
+
+static void test_records_rise_and_translate(void **state)
+{
+	(void)state;
+	struct walked sc;
+	scene_file(&sc, false);
+	struct scene_frames f = { &sc.s, sc.bytes, sc.len, object_of, NULL,
+				  NULL, NULL };
+	struct seen raw = { 0 }, mapped = { 0 };
+	uint32_t went_back = 0;
+	scene_frames_each(&f, note, &raw, &went_back);
+	/* Frame 1 again after 2 is passed over, with its records. */
+	static const int32_t want[8] = { 0, 0, 1, 1, 2, 2, 3, 3 };
+	assert_int_equal(raw.n, 8);
+	for (unsigned i = 0; i < 8; i++)
+		assert_int_equal(raw.frames[i], want[i]);
+	assert_int_equal(raw.objects[0], 1);
+	assert_int_equal(raw.objects[1], 2);
+	assert_true(went_back > 0);
+	assert_int_equal(scene_frames_each_mapped(&f, note, &mapped), 0);
+	assert_int_equal(mapped.n, 8);
+	assert_int_equal(mapped.objects[0], 2);  /* the setup's OBJ_kite */
+	assert_int_equal(mapped.objects[1], 0);  /* the ghost: none */
+	/* The file's bytes are not touched by the translation. */
+	assert_int_equal(raw.objects[0], 1);
+	unwalk(&sc);
+}
+
+static void test_problems(void **state)
+{
+	(void)state;
+	struct walked setup, sc;
+	setup_file(&setup);
+	scene_file(&sc, true);
+	struct scene_frames f = { &sc.s, sc.bytes, sc.len, object_of, NULL,
+				  NULL, NULL };
+	struct strbuf out = STRBUF_INIT;
+	assert_int_equal(scene_frames_problems(&setup.s, &f, &out), 0);
+	assert_non_null(out.data);
+	/* Four records of the ghost are under rising Tops. */
+	assert_non_null(strstr(out.data, "frames: 4 records for #2, which "
+			       "the pair does not define: left out\n"));
+	assert_non_null(strstr(out.data, "frames: camera #3 has no F_Camera "
+			       "record"));
+	assert_non_null(strstr(out.data, "goes back in time"));
+	assert_non_null(strstr(out.data, "frames: the file is cut at byte "));
+	assert_null(strstr(out.data, "OBJ_kite"));
+	sb_free(&out);
+	unwalk(&sc);
+	unwalk(&setup);
+}
+
+static const char *name_of(void *ctx, uint32_t i)
+{
+	return ((const char **)ctx)[i];
+}
+
+static void test_problem_names(void **state)
+{
+	(void)state;
+	struct walked setup, sc;
+	setup_file(&setup);
+	scene_file(&sc, false);
+	const char *names[4] = { "", "OBJ_kite", "OBJ_ghost", "CAM_main" };
+	struct scene_frames f = { &sc.s, sc.bytes, sc.len, object_of, name_of,
+				  names, NULL };
+	struct strbuf out = STRBUF_INIT;
+	struct seen seen = { 0 };
+	uint32_t back;
+	scene_frames_each(&f, note, &seen, &back);
+	char want[400];
+	snprintf(want, sizeof want,
+		 "frames: 4 records for OBJ_ghost, which the pair does not "
+		 "define: left out\n"
+		 "frames: camera CAM_main has no F_Camera record: it stays "
+		 "where its setup puts it\n"
+		 "frames: the Top at byte %u goes back in time: its records "
+		 "are left out\n", (unsigned)back);
+	assert_int_equal(scene_frames_problems(&setup.s, &f, &out), 0);
+	assert_string_equal(out.data, want);
+	sb_free(&out);
+	unwalk(&sc);
+	unwalk(&setup);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_records_rise_and_translate),
+		cmocka_unit_test(test_problems),
+		cmocka_unit_test(test_problem_names),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
