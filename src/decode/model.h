@@ -112,6 +112,12 @@ struct model_mesh {
 int model_decode(const uint8_t *p, size_t len, uint16_t version,
 		 struct model_mesh *mesh, char *why, size_t why_len);
 void model_mesh_free(struct model_mesh *mesh);
+/* What model_decode() would return short of -ENOMEM, without decoding the
+ * mmats: only the header makes a chunk unreadable (a bad mmat stops the
+ * mesh there, with a note), and a listing that asks whether a model.obj
+ * fails need not build every mesh of a member. */
+int model_check(const uint8_t *p, size_t len, uint16_t version, char *why,
+		size_t why_len);
 
 /* Appends the mesh as OBJ to obj and its materials to mtl (mtl may be
  * NULL).  Returns 0 or -ENOMEM (also when obj or mtl had failed). */

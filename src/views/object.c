@@ -483,12 +483,9 @@ static void add_mesh(struct dir_builder *b, const struct object_build *ob,
 		return;
 	char why[160] = "";
 	int rc = 0;
-	if (!hit) {
-		struct model_mesh mesh;
-		rc = model_decode(ob->data + c->offset, c->length, s->version,
-				  &mesh, why, sizeof why);
-		model_mesh_free(&mesh);
-	}
+	if (!hit)
+		rc = model_check(ob->data + c->offset, c->length, s->version,
+				 why, sizeof why);
 	if (rc < 0)
 		note_error(errs, ob->m, ob->object, name,
 			   why[0] ? why : strerror(-rc));
