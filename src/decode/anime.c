@@ -11,7 +11,7 @@
 #include "decode/anime.h"
 #include "decode/xform.h"
 #include "util/bytes.h"
-#include "util/numfmt.h"
+#include "util/floatfmt.h"
 #include "util/reason.h"
 
 /* One field of a kind: its selector's first bit, its name, its value. */

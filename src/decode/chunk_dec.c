@@ -12,7 +12,7 @@
 #include "decode/chunk_dec.h"
 #include "util/bytes.h"
 #include "util/names.h"
-#include "util/numfmt.h"
+#include "util/floatfmt.h"
 
 /* Bytes each type takes; FT_ALIGN4 depends on where it falls. */
 static const uint8_t type_size[] = {
@@ -34,11 +34,6 @@ static void dec_put_object(struct dec *d, uint32_t index)
 	const char *name = d->object_name(d->name_ctx, index);
 	if (name)
 		sb_printf(d->out, " (%s)", name);
-}
-
-void dec_put_float(struct dec *d, float f)
-{
-	sb_put_float(d->out, f);
 }
 
 void dec_put_raw_name(struct dec *d, const uint8_t *s, size_t n)
@@ -99,7 +94,7 @@ static void dec_put_value(struct dec *d, uint8_t type, const uint8_t *p)
 	case FT_HEX8:  sb_printf(d->out, "0x%02x", cur_u8(&c)); break;
 	case FT_HEX16: sb_printf(d->out, "0x%04x", cur_u16(&c)); break;
 	case FT_HEX32: sb_printf(d->out, "0x%08" PRIx32, cur_u32(&c)); break;
-	case FT_F32:   dec_put_float(d, cur_f32(&c)); break;
+	case FT_F32:   sb_put_float(d->out, cur_f32(&c)); break;
 	case FT_OBJ:   dec_put_object(d, cur_u32(&c)); break;
 	case FT_CHAR4:
 	case FT_CHAR32:
@@ -109,7 +104,7 @@ static void dec_put_value(struct dec *d, uint8_t type, const uint8_t *p)
 		for (int i = 0; i < 3; i++) {
 			if (i)
 				sb_puts(d->out, " ");
-			dec_put_float(d, cur_f32(&c));
+			sb_put_float(d->out, cur_f32(&c));
 		}
 		break;
 	case FT_RGBA:

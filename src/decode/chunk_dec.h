@@ -58,7 +58,6 @@ struct dec {
 	char prefix[48];                /* before each key: "mmat 2 " */
 };
 
-void dec_put_float(struct dec *d, float f);
 void dec_put_raw_name(struct dec *d, const uint8_t *s, size_t n);
 void dec_stop(struct dec *d, const char *what, uint64_t need, uint64_t left);
 void dec_stop_because(struct dec *d, const char *why);

@@ -12,6 +12,7 @@
 #include "ccsf/layout.h"
 #include "decode/chunk_dec.h"
 #include "util/bytes.h"
+#include "util/floatfmt.h"
 
 /* ---- hit --------------------------------------------------------------- */
 
@@ -107,7 +108,7 @@ static void put_position(struct dec *d, struct cursor *c)
 	/* In single precision, as VU1 does: itof12, then the scale. */
 	for (int i = 0; i < 3; i++) {
 		sb_puts(d->out, " ");
-		dec_put_float(d, (float)v[i] / 4096.0f * scale);
+		sb_put_float(d->out, (float)v[i] / 4096.0f * scale);
 	}
 }
 

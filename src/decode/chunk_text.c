@@ -22,7 +22,7 @@
 #include "decode/chunk_text.h"
 #include "util/bytes.h"
 #include "util/names.h"
-#include "util/numfmt.h"
+#include "util/floatfmt.h"
 
 /* ---- header and index -------------------------------------------------- */
 

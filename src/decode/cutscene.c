@@ -12,7 +12,7 @@
 #include "decode/anime.h"
 #include "decode/cutscene.h"
 #include "util/bytes.h"
-#include "util/numfmt.h"
+#include "util/floatfmt.h"
 #include "util/vec.h"
 
 /* Payload bytes before the blocks (doc/formats/pcm.md, Pcm chunk and

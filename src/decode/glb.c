@@ -10,7 +10,7 @@
 
 #include "decode/glb.h"
 #include "util/bytes.h"
-#include "util/numfmt.h"
+#include "util/floatfmt.h"
 
 uint32_t glb_item(struct glb_list *l)
 {

@@ -497,6 +497,17 @@ int model_decode(const uint8_t *p, size_t len, uint16_t version,
 	return rc;
 }
 
+int model_check(const uint8_t *p, size_t len, uint16_t version,
+		struct reason *why)
+{
+	struct model_mesh m;
+	memset(&m, 0, sizeof m);
+	struct decoder d = { .p = p, .len = len, .m = &m };
+	struct ccsf_model h;
+	reason_clear(why);
+	return model_header(&d, version, &h, why);
+}
+
 void model_mesh_free(struct model_mesh *m)
 {
 	free(m->mmats);

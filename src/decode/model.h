@@ -113,6 +113,12 @@ struct model_mesh {
 int model_decode(const uint8_t *p, size_t len, uint16_t version,
 		 struct model_mesh *mesh, struct reason *why);
 void model_mesh_free(struct model_mesh *mesh);
+/* What model_decode() would return short of -ENOMEM, without decoding the
+ * mmats: only the header makes a chunk unreadable (a bad mmat stops the
+ * mesh there, with a note), and a listing that asks whether a model.obj
+ * fails need not build every mesh of a member. */
+int model_check(const uint8_t *p, size_t len, uint16_t version,
+		struct reason *why);
 
 /* Appends the mesh as OBJ to obj and its materials to mtl (mtl may be
  * NULL).  Returns 0 or -ENOMEM (also when obj or mtl had failed). */

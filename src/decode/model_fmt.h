@@ -6,18 +6,16 @@
 #include <stdint.h>
 
 #include "decode/model.h"
+#include "util/floatfmt.h"
 #include "util/strbuf.h"
 
-/* Room one formatted number may take (see obj_put_float7). */
-#define OBJ_NUMBER_ROOM 24
+/* Room one formatted number may take (floatfmt_shortest's at most 17). */
+#define OBJ_NUMBER_ROOM FLOATFMT_MAX
 /* Every vertex and face line fits in this; names go through sb_puts. */
 #define OBJ_LINE_ROOM 192
 
 /* v / 2^shift, exactly, shift at most 8, without trailing zeros. */
 char *obj_put_dyadic(char *o, int32_t v, unsigned shift);
-/* A float to 7 significant digits, trailing zeros dropped; at most 17
- * bytes. */
-char *obj_put_float7(char *o, float f);
 
 /* A line is reserved, written in place, then closed with its newline. */
 char *obj_line_start(struct strbuf *sb);

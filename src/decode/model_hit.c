@@ -22,7 +22,7 @@ static void put_hit_v(struct strbuf *sb, const uint8_t *pos)
 	*o++ = 'v';
 	for (int i = 0; i < 3; i++) {
 		*o++ = ' ';
-		o = obj_put_float7(o, rd_f32le(pos + 4 * i));
+		o = floatfmt_shortest(o, rd_f32le(pos + 4 * i));
 	}
 	obj_line_done(sb, s, o);
 }

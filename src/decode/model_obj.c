@@ -31,7 +31,7 @@ static void put_v(struct strbuf *sb, const struct model_vertex *v,
 	*o++ = 'v';
 	for (int i = 0; i < 3; i++) {
 		*o++ = ' ';
-		o = obj_put_float7(o, v->pos[i]);
+		o = floatfmt_shortest(o, v->pos[i]);
 	}
 	for (int i = 0; colour && i < 3; i++) {
 		*o++ = ' ';
@@ -67,7 +67,7 @@ static void put_vn(struct strbuf *sb, const struct model_vertex *v,
 	*o++ = 'n';
 	for (int i = 0; i < 3; i++) {
 		*o++ = ' ';
-		o = posed ? obj_put_float7(o, posed[i])
+		o = posed ? floatfmt_shortest(o, posed[i])
 			  : obj_put_dyadic(o, v->normal[i], 6);   /* / 64 */
 	}
 	obj_line_done(sb, s, o);
@@ -206,7 +206,7 @@ static void put_obj_head(struct writer *w)
 	const struct model_mesh *m = w->m;
 	const char *name = obj_env_name(w->env, m->object);
 	char scale[OBJ_NUMBER_ROOM];
-	char *e = obj_put_float7(scale + 1, m->vertex_scale);
+	char *e = floatfmt_shortest(scale + 1, m->vertex_scale);
 	*e = '\0';
 	sb_puts(w->obj, "# model ");
 	obj_put_name(w->obj, name ? name : "?");

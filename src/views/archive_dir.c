@@ -168,6 +168,8 @@ static int name_members(struct fs *fs, struct archive_dir *ar)
 		ar->members[v[k].i].name = fs_strdup(fs, name);
 		if (!ar->members[v[k].i].name)
 			rc = -ENOMEM;
+		if (k + 1 < ar->count)
+			ar->members[v[k].i].next_listed = &ar->members[v[k + 1].i];
 	}
 	free(v);
 	free(base);

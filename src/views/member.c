@@ -101,17 +101,23 @@ static void inflate_ahead(void *owner, void *arg)
 		cache_put(fs->cache, &ref);
 }
 
-/* A reader that moved on to the member after the one it read last is
- * likely to want the one after that too: it is inflated on the worker
- * while this one is read. */
+/* A reader that moved on to the member after the one it read last, in
+ * the archive's order or the listing's, is likely to want the one after
+ * that too: it is inflated on the worker while this one is read. */
 static void read_ahead_of(struct fs *fs, struct member *m)
 {
 	struct archive_dir *ar = m->ar;
 	size_t i = (size_t)(m - ar->members);
 	size_t last = atomic_exchange(&ar->last_read, i);
-	if (last != SIZE_MAX && last + 1 == i && i + 1 < ar->count &&
-	    ar->members[i + 1].dir)
-		readahead_queue(&fs->readahead, inflate_ahead, &ar->members[i + 1]);
+	struct member *next = NULL;
+	if (last == SIZE_MAX)
+		return;
+	if (last + 1 == i && i + 1 < ar->count)
+		next = &ar->members[i + 1];
+	else if (ar->members[last].next_listed == m)
+		next = m->next_listed;
+	if (next && next->dir)
+		readahead_queue(&fs->readahead, inflate_ahead, next);
 }
 
 int member_bytes(struct fs *fs, struct member *m, struct cache_ref *ref)

@@ -18,6 +18,10 @@ struct member {
 	struct archive_dir *ar;
 	const struct archive_entry *e;
 	const char *name;               /* its directory's name */
+	/* The member listed after it (names sorted), NULL for the last: a
+	 * glob or `find | sort` goes through the members in this order,
+	 * not the archive's. */
+	struct member *next_listed;
 	struct node *dir;               /* its inode keys its bytes */
 	/* What inflation learnt; under fs->lock until `known`. */
 	bool known;

@@ -481,12 +481,9 @@ static void add_mesh(struct dir_builder *b, const struct object_build *ob,
 		return;
 	struct reason why = { "" };
 	int rc = 0;
-	if (!hit) {
-		struct model_mesh mesh;
-		rc = model_decode(ob->data + c->offset, c->length, s->version,
-				  &mesh, &why);
-		model_mesh_free(&mesh);
-	}
+	if (!hit)
+		rc = model_check(ob->data + c->offset, c->length, s->version,
+				 &why);
 	if (rc < 0)
 		note_error(errs, ob->m, ob->object, name,
 			   reason_or_errno(&why, rc));

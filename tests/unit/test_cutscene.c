@@ -12,7 +12,6 @@
 #include "ccsf/ccsf.h"
 #include "ccsw.h"
 #include "decode/cutscene.h"
-#include "util/numfmt.h"
 
 #define FRAMES 10
 #define SETUP_BLOCKS 5
@@ -470,53 +469,6 @@ static void short_f_obj(void **state)
 	ccsw_free(w);
 }
 
-/* ---- floats --------------------------------------------------------------- */
-
-static void check_float(float f)
-{
-	char want[64], got[NUMFMT_FLOAT_MAX];
-	snprintf(want, sizeof want, "%.9g", (double)f);
-	size_t n = numfmt_float(f, got);
-	assert_int_equal(n, strlen(got));
-	if (strcmp(want, got) != 0)
-		fail_msg("%a: \"%s\", want \"%s\"", (double)f, got, want);
-}
-
-static uint32_t xorshift(uint32_t *x)
-{
-	*x ^= *x << 13;
-	*x ^= *x >> 17;
-	*x ^= *x << 5;
-	return *x;
-}
-
-static void floats_as_printf(void **state)
-{
-	(void)state;
-	static const float fixed[] = {
-		0.0f, -0.0f, 1.0f, -1.0f, 0.5f, 0.1f, 1e-5f, 1e-4f, 0.0001234f,
-		123456792.0f, 999999999.0f, 1e9f, 1e10f, 3.4028235e38f,
-		-3.4028235e38f, 1.17549435e-38f, 1.4e-45f, 123.456f, 1e-45f,
-		99999.9961f, 0.000099999f, 16777217.0f, 4294967296.0f,
-		1.0f / 0.0f, -1.0f / 0.0f,
-	};
-	for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
-		check_float(fixed[i]);
-	char got[NUMFMT_FLOAT_MAX];
-	numfmt_float(0.0f / 0.0f, got);
-	assert_true(strcmp(got, "nan") == 0 || strcmp(got, "-nan") == 0);
-	/* Every exponent, random mantissas. */
-	uint32_t x = 2463534242u;
-	for (int i = 0; i < 2000000; i++) {
-		uint32_t bits = xorshift(&x);
-		if (((bits >> 23) & 0xff) == 0xff)
-			continue;
-		float f;
-		memcpy(&f, &bits, sizeof f);
-		check_float(f);
-	}
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -529,7 +481,6 @@ int main(void)
 		cmocka_unit_test(frames_text_lines),
 		cmocka_unit_test(track_text_values),
 		cmocka_unit_test(short_f_obj),
-		cmocka_unit_test(floats_as_printf),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
