@@ -27,10 +27,14 @@ REPLAY_CC=${REPLAY_CC:-gcc}
 REPLAY_SAN=${REPLAY_SAN--fsanitize=address,undefined -fno-sanitize-recover=all}
 SHELL_CMD=/bin/sh
 
-TARGETS="archive gzip iso ccsf chunk_text texture model fdtbl anime scene dbmod cutscene names"
+TARGETS="archive gzip iso ccsf chunk_text texture model fdtbl anime scene dbmod cutscene names member"
 # The format library (libccsfs_format.a's folders): the harnesses reach
 # nothing above it.
 LIBSRC=$(cd "$SRCDIR/src" && ls util/*.c io/*.c archive/*.c ccsf/*.c decode/*.c | sed 's/\.c$//')
+# The tree library (libccsfs_tree.a's folders): only the harnesses that
+# take a member as the mount does (TREE_TARGETS) link it.
+TREESRC=$(cd "$SRCDIR/src" && ls cache/*.c tree/*.c views/*.c | sed 's/\.c$//')
+TREE_TARGETS="member"
 CPPFLAGS="-D_GNU_SOURCE -I$BUILDDIR -I$SRCDIR/src -I$SRCDIR/fuzz"
 PKGS="libpng zlib libiso9660 libelf"
 # gzip.c inflates with libdeflate when configure found it.
@@ -43,9 +47,24 @@ PKG_LIBS="$(pkg-config --libs $PKGS) -lm"
 # Inputs up to this many bytes: ISO images and archives need room.
 max_len() {
 	case $1 in
-	iso|archive|ccsf|cutscene|dbmod) echo 65536 ;;
+	iso|archive|ccsf|cutscene|dbmod|member) echo 65536 ;;
 	*) echo 16384 ;;
 	esac
+}
+
+# make_lib LIB SRC..: compiles each src/SRC.c (with $cc, $cflags of
+# build_set) and archives the objects into LIB.
+make_lib() {
+	lib=$1
+	shift
+	objs=
+	for s in "$@"; do
+		$cc -std=c11 $cflags $CPPFLAGS $PKG_CFLAGS -c \
+			"$SRCDIR/src/$s.c" -o "$dir/${s%%/*}_${s##*/}.o"
+		objs="$objs $dir/${s%%/*}_${s##*/}.o"
+	done
+	rm -f "$lib"
+	ar rcs "$lib" $objs
 }
 
 # build_set DIR CC CFLAGS LINKFLAGS MAIN PREFIX: objects, a static
@@ -53,14 +72,12 @@ max_len() {
 build_set() {
 	dir=$1 cc=$2 cflags=$3 ldflags=$4 main=$5 prefix=$6
 	mkdir -p "$dir"
-	objs=
-	for s in $LIBSRC; do
-		$cc -std=c11 $cflags $CPPFLAGS $PKG_CFLAGS -c \
-			"$SRCDIR/src/$s.c" -o "$dir/${s%%/*}_${s##*/}.o"
-		objs="$objs $dir/${s%%/*}_${s##*/}.o"
+	make_lib "$dir/libfuzzccsfs.a" $LIBSRC
+	tree_wanted=
+	for t in $TARGETS; do
+		case " $TREE_TARGETS " in *" $t "*) tree_wanted=1 ;; esac
 	done
-	rm -f "$dir/libfuzzccsfs.a"
-	ar rcs "$dir/libfuzzccsfs.a" $objs
+	[ -z "$tree_wanted" ] || make_lib "$dir/libfuzzccsfs_tree.a" $TREESRC
 	if [ -n "$main" ]; then
 		$cc -std=c11 $cflags $CPPFLAGS -c "$main" -o "$dir/replay_main.o"
 		main="$dir/replay_main.o"
@@ -68,8 +85,12 @@ build_set() {
 	for t in $TARGETS; do
 		$cc -std=c11 $cflags $CPPFLAGS $PKG_CFLAGS -c \
 			"$SRCDIR/fuzz/fuzz_$t.c" -o "$dir/fuzz_$t.o"
+		tree=
+		case " $TREE_TARGETS " in
+		*" $t "*) tree="$dir/libfuzzccsfs_tree.a" ;;
+		esac
 		$cc $cflags $ldflags -o "$dir/$prefix$t" "$dir/fuzz_$t.o" $main \
-			"$dir/libfuzzccsfs.a" $PKG_LIBS -pthread
+			$tree "$dir/libfuzzccsfs.a" $PKG_LIBS -pthread
 	done
 }
 

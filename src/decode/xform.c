@@ -154,8 +154,10 @@ void quat_of_camera(const float r_deg[3], float q[4])
 float xform_round_angle(float deg)
 {
 	double units = (double)deg * 182.044;
-	/* int() truncates toward zero; the s16 keeps the low 16 bits. */
-	long long whole = (long long)(units > 9e15 || units < -9e15 ? 0 : units);
+	/* int() truncates toward zero; the s16 keeps the low 16 bits.  A
+	 * key from the file may be NaN or huge, which no integer holds:
+	 * those turn by nothing (asked as "within range" so NaN fails). */
+	long long whole = (long long)(units > -9e15 && units < 9e15 ? units : 0);
 	int16_t s = (int16_t)(uint16_t)(whole & 0xffff);
 	return (float)(s * 360.0 / 65536.0);
 }

@@ -19,6 +19,7 @@
 #include "util/log.h"
 #include "views/dbdir.h"
 #include "views/gameindex.h"
+#include "views/iso_claim.h"
 #include "views/member.h"
 #include "views/source.h"
 
@@ -134,6 +135,7 @@ struct iso_dir {
 	const char *path;       /* "IMAGE/DATA": for messages and labels */
 	const struct iso_dir *parent;   /* NULL at the root */
 	struct game_index *gi;
+	struct iso_claims *claims;      /* the image's, shared */
 };
 
 static int populate_iso_dir(struct fs *fs, struct node *dir);
@@ -148,6 +150,7 @@ static struct iso_dir *iso_dir_new(struct fs *fs, struct iso_image *img,
 	d->img = img;
 	d->parent = parent;
 	d->gi = parent ? parent->gi : NULL;
+	d->claims = parent ? parent->claims : NULL;
 	d->entry = *e;
 	d->path = fs_strdup(fs, path);
 	return d->path ? d : NULL;
@@ -182,6 +185,17 @@ static void add_iso_entry(struct dir_builder *b, const struct iso_dir *parent,
 					  "at %s; left out", path, up->path);
 				return;
 			}
+		uint32_t owner;
+		int rc = iso_claim(parent->claims, e->lsn, parent->entry.lsn,
+				   e->name, &owner);
+		if (rc <= 0) {
+			if (rc == 0)
+				log_error("%s: names the folder another record "
+					  "of the folder at sector %u shows; left "
+					  "out", path, (unsigned)owner);
+			b->failed = rc < 0;
+			return;
+		}
 		struct iso_dir *d = iso_dir_new(b->fs, parent->img, e, path,
 						parent);
 		if (!d) {
@@ -344,11 +358,18 @@ static int probe_iso(const char *path, bool *is_iso)
 }
 
 /* The image stays open until fs_destroy closes it: every ISO node's
- * blob reads through its fd. */
-/* Last at unmount: the archives inside read through the image. */
-static void close_image(void *img)
+ * blob reads through its fd.  Last at unmount: the archives inside read
+ * through the image. */
+struct open_image {
+	struct iso_image *img;
+	struct iso_claims *claims;
+};
+
+static void close_image(void *ctx)
 {
-	iso_close(img);
+	struct open_image *o = ctx;
+	iso_claims_free(o->claims);
+	iso_close(o->img);
 }
 
 static int open_iso_source(struct fs *fs, const char *path, time_t mtime,
@@ -358,24 +379,30 @@ static int open_iso_source(struct fs *fs, const char *path, time_t mtime,
 	if (!img)
 		return -EINVAL;
 	const struct iso_entry *root = iso_root(img);
+	struct open_image *o = fs_alloc(fs, sizeof *o);
+	struct iso_claims *claims = iso_claims_new();
+	uint32_t owner;
+	/* The root's extent is claimed first: no record shows it again. */
+	if (!o || !claims ||
+	    iso_claim(claims, root->lsn, UINT32_MAX, "", &owner) < 0 ||
+	    fs_on_destroy(fs, close_image, o) < 0) {
+		iso_claims_free(claims);
+		iso_close(img);
+		return -ENOMEM;
+	}
+	*o = (struct open_image){ img, claims };
 	char *abs = realpath(path, NULL);
 	struct iso_dir *d = iso_dir_new(fs, img, root, abs ? abs : path, NULL);
 	free(abs);
-	if (d)
+	if (d) {
+		d->claims = claims;
 		d->gi = game_index_new(fs, iso_read_path, d);
+	}
 	/* A root without a recorded time takes the image's. */
 	fs->root = d ? node_new_dir(fs, "", root->mtime ? root->mtime : mtime,
 				    populate_iso_dir, d)
 		     : NULL;
-	if (!fs->root) {
-		iso_close(img);
-		return -ENOMEM;
-	}
-	if (fs_on_destroy(fs, close_image, img) < 0) {
-		iso_close(img);
-		return -ENOMEM;
-	}
-	return 0;
+	return fs->root ? 0 : -ENOMEM;
 }
 
 int source_open(struct fs *fs, const char *path, char *err, size_t errlen)

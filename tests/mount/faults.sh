@@ -277,7 +277,8 @@ cp "$disc/SYSTEM.CNF" "$loopdisc/LOOP/SELF/A.TXT"
 cp "$disc/SYSTEM.CNF" "$loopdisc/LOOP/UP/B.TXT"
 cp "$disc/SYSTEM.CNF" "$loopdisc/SYSTEM.CNF"
 genisoimage -quiet -iso-level 2 -V LOOP -o "$work/loop.iso" "$loopdisc"
-check "the looping image is patched" "$PY" - "$work/loop.iso" <<'PY'
+# isopatch.py: what both patches below share.
+cat >"$work/isopatch.py" <<'PY'
 import struct, sys
 f = open(sys.argv[1], "r+b")
 def sector(n):
@@ -295,18 +296,26 @@ def records(lsn, size):
         pos += n
 def name(rec):
     return rec[33:33 + rec[32]].split(b";")[0]
+# The extent's sector and length, little-endian halves of both-endian
+# fields at bytes 2 and 10.
 def extent(rec):
-    return struct.unpack_from("<II", rec, 2)
+    return struct.unpack_from("<I", rec, 2)[0], struct.unpack_from("<I", rec, 10)[0]
+# Makes the record at byte `at` name the extent (lsn, size).
+def point(at, lsn, size):
+    f.seek(at + 2)
+    f.write(struct.pack("<I", lsn) + struct.pack(">I", lsn) +
+            struct.pack("<I", size) + struct.pack(">I", size))
 root_lsn, root_size = extent(sector(16)[156:190])
+PY
+check "the looping image is patched" "$PY" - "$work/loop.iso" <<PY
+exec(open("$work/isopatch.py").read())
 loop = [r for _, r in records(root_lsn, root_size) if name(r) == b"LOOP"][0]
 loop_lsn, loop_size = extent(loop)
 done = 0
 for at, r in records(loop_lsn, loop_size):
     target = {b"SELF": (loop_lsn, loop_size), b"UP": (root_lsn, root_size)}.get(name(r))
     if target:
-        f.seek(at + 2)
-        f.write(struct.pack("<I", target[0]) + struct.pack(">I", target[0]) +
-                struct.pack("<I", target[1]) + struct.pack(">I", target[1]))
+        point(at, *target)
         done += 1
 sys.exit(0 if done == 2 else 1)
 PY
@@ -322,5 +331,37 @@ check "the log names both records" sh -c \
 	"grep -q 'LOOP/SELF: a folder record that points back at .*/LOOP; left out' '$log' &&
 	 grep -q 'LOOP/UP: a folder record that points back at .*loop.iso; left out' '$log'"
 check "the looping image unmounts" unmount_fg "$mnt"
+
+# An image whose folder records share extents without a loop: /A/X and
+# /A/Y both name /B's extent.  Each extent is shown at one place, the
+# first record's (B, listed with the root), so a chain of such folders
+# cannot make the tree grow as a power of its depth.
+sharedisc=$work/sharedisc
+mkdir -p "$sharedisc/A/X" "$sharedisc/A/Y" "$sharedisc/B"
+cp "$disc/SYSTEM.CNF" "$sharedisc/A/X/X.TXT"
+cp "$disc/SYSTEM.CNF" "$sharedisc/A/Y/Y.TXT"
+cp "$disc/SYSTEM.CNF" "$sharedisc/B/B.TXT"
+genisoimage -quiet -iso-level 2 -V SHARE -o "$work/share.iso" "$sharedisc"
+check "the sharing image is patched" "$PY" - "$work/share.iso" <<PY
+exec(open("$work/isopatch.py").read())
+top = {name(r): extent(r) for _, r in records(root_lsn, root_size)}
+b_lsn, b_size = top[b"B"]
+done = 0
+for at, r in records(*top[b"A"]):
+    if name(r) in (b"X", b"Y"):
+        point(at, b_lsn, b_size)
+        done += 1
+sys.exit(0 if done == 2 else 1)
+PY
+mnt=$work/sharemnt
+log=$work/share.log
+check "the sharing image mounts" mount_fg "$work/share.iso" "$mnt" "$log"
+check_eq "B's file is listed once, at B" "B/B.TXT" \
+	"$(cd "$mnt" && timeout 20 find . -type f | sed 's|^\./||' | sort | tr '\n' ' ' | sed 's/ $//')"
+check_eq "A lists empty: X and Y are left out" "" "$(ls "$mnt/A")"
+check "the log names both records" sh -c \
+	"grep -q 'A/X: names the folder another record of the folder at sector [0-9]* shows; left out' '$log' &&
+	 grep -q 'A/Y: names the folder another record' '$log'"
+check "the sharing image unmounts" unmount_fg "$mnt"
 
 done_testing

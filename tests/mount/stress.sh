@@ -22,7 +22,11 @@
 # Environment: STRESS_SECONDS (default 45; 20 under a sanitizer),
 # STRESS_READERS (8), STRESS_CACHE (16M), STRESS_STEP (every 16th member
 # of DATA.BIN has all its files in the set; 32 under a sanitizer),
-# CCSFS_SANITIZED (yes/no; default: whether $CCSFS links libasan/libtsan).
+# CCSFS_SANITIZED (yes/no; default: whether $CCSFS links libasan/libtsan),
+# STRESS_REMOUNT (unmount and mount again every N seconds; 0, the
+# default, never), STRESS_RSS (a file to write the daemon's VmRSS to
+# every STRESS_RSS_EVERY seconds, default 10: "SECONDS KB PID" lines).
+# tests/soak.sh runs this for half an hour with both.
 . "${TESTS_SRCDIR:-$(dirname "$0")/..}/mount/lib.sh"
 
 if [ -z "${CCSFS_SANITIZED:-}" ]; then
@@ -38,6 +42,9 @@ else
 fi
 STRESS_READERS=${STRESS_READERS:-8}
 STRESS_CACHE=${STRESS_CACHE:-16M}
+STRESS_REMOUNT=${STRESS_REMOUNT:-0}
+STRESS_RSS=${STRESS_RSS:-}
+STRESS_RSS_EVERY=${STRESS_RSS_EVERY:-10}
 
 disc=$work/disc
 refm=$work/ref
@@ -176,23 +183,44 @@ check "unmounts the reference mount; the daemon exits 0" unmount_ok "$refm"
 
 # ---- 2. the stress ----
 
+# What reader.sh and rdd.sh start with: a remount (STRESS_REMOUNT) puts
+# $PAUSE down while it unmounts and mounts again and bumps $EPOCH after.
+# wait_remount: waits while one runs; false once the time is up.
+# cut_by_remount EPOCH: whether one ran since EPOCH was read, so that what
+# the read gave is no result (the mount was gone under it).
+cat >"$work/remount.sh" <<'EOF'
+wait_remount() {
+	while [ -e "$PAUSE" ] && [ ! -e "$STOP" ]; do
+		sleep 0.2
+	done
+	[ ! -e "$STOP" ]
+}
+cut_by_remount() {
+	read -r _now <"$EPOCH"
+	[ -e "$PAUSE" ] || [ "$1" != "$_now" ]
+}
+EOF
+
 # reader.sh LINE...: checks each SUM SIZE PATH line against the mount and
 # appends one line per file to its own result file: "ok BYTES", "eio",
 # "mismatch PATH", "error PATH: MESSAGE".  Every fourth read goes through
 # the page cache, the others with O_DIRECT.
-cat >"$work/reader.sh" <<'EOF'
+{ cat "$work/remount.sh"; cat <<'EOF'; } >"$work/reader.sh"
 out=$RES/reader.$$
 err=$RES/reader.$$.err
 i=0
 for e; do
-	[ -e "$STOP" ] && break
+	wait_remount || break
+	read -r epoch <"$EPOCH"
 	sum=${e%% *} rest=${e#* }
 	size=${rest%% *} p=${rest#* }
 	i=$((i + 1))
 	if [ $((i % 4)) = 0 ]; then flags=; else flags=iflag=direct; fi
 	got=$(dd if="$MNT/$p" $flags bs=1M status=none 2>"$err" | sha256sum)
 	got=${got%% *}
-	if [ -s "$err" ]; then
+	if cut_by_remount "$epoch"; then
+		echo remount
+	elif [ -s "$err" ]; then
 		if [ "$sum" = EIO ] && grep -q 'Input/output error' "$err"; then
 			echo eio
 		else
@@ -211,18 +239,21 @@ EOF
 
 # rdd.sh RANGES: reads each OFF LEN COPY PATH range of the mount with dd
 # and compares it with the copy; "range BYTES", "mismatch", "error".
-cat >"$work/rdd.sh" <<'EOF'
+{ cat "$work/remount.sh"; cat <<'EOF'; } >"$work/rdd.sh"
 out=$RES/rdd.$$
 err=$RES/rdd.$$.err
 i=0
 while read -r off len copy p; do
-	[ -e "$STOP" ] && break
+	wait_remount || break
+	read -r epoch <"$EPOCH"
 	i=$((i + 1))
 	if [ $((i % 4)) = 0 ]; then flags=; else flags=direct,; fi
 	if dd if="$MNT/$p" iflag=${flags}skip_bytes,count_bytes skip="$off" \
 	      count="$len" bs=64K status=none 2>"$err" |
 	   cmp -s -i "$off:0" -n "$len" "$copy" - && [ ! -s "$err" ]; then
 		echo "range $len"
+	elif cut_by_remount "$epoch"; then
+		echo remount
 	elif [ -s "$err" ]; then
 		echo "error $p at $off+$len: $(head -n 1 "$err")"
 	else
@@ -257,9 +288,12 @@ fi
 check "mounts the full disc ($(basename "$source")) with cache_size=$STRESS_CACHE" \
 	mount_fg "$source" "$mnt" "$work/daemon.log" -o "cache_size=$STRESS_CACHE"
 pid=$fg_pid
+echo "$pid" >"$res/daemon.pid"
 
-export MNT="$mnt" STOP="$stop" RES="$res"
-rm -f "$stop"
+export MNT="$mnt" STOP="$stop" RES="$res" PAUSE="$res/remounting" \
+	EPOCH="$res/epoch"
+rm -f "$stop" "$PAUSE"
+echo 0 >"$EPOCH"
 start=$(date +%s)
 end=$((start + STRESS_SECONDS))
 workers=""
@@ -279,6 +313,7 @@ for w in 1 2; do
 	sh "$work/rdd.sh" "$work/ranges.$w" &
 	spawned $!
 done
+. "$work/remount.sh"
 # ls_once LABEL PATH...: one ls -lR, cut off when the time is up;
 # appends "ls" or "error ..." to its result file.
 ls_once() {
@@ -286,10 +321,20 @@ ls_once() {
 	shift
 	_left=$((end - $(date +%s)))
 	[ "$_left" -gt 0 ] || return 0
-	timeout "$_left" ls -lR "$@" >/dev/null 2>"$res/ls.$_label.err"
+	wait_remount || return 0
+	read -r _epoch <"$EPOCH"
+	# Its id, for a remount to end it: a whole ls -lR would otherwise
+	# hold the mount for minutes.
+	timeout "$_left" ls -lR "$@" >/dev/null 2>"$res/ls.$_label.err" &
+	_ls=$!
+	echo "$_ls" >"$res/ls.$_label.pid"
+	wait "$_ls"
 	_rc=$?
+	rm -f "$res/ls.$_label.pid"
 	# 124: cut off by the time limit, which is no error.
-	if { [ "$_rc" != 0 ] && [ "$_rc" != 124 ]; } || [ -s "$res/ls.$_label.err" ]; then
+	if cut_by_remount "$_epoch"; then
+		echo remount
+	elif { [ "$_rc" != 0 ] && [ "$_rc" != 124 ]; } || [ -s "$res/ls.$_label.err" ]; then
 		echo "error ls -lR: exit $_rc: $(head -n 1 "$res/ls.$_label.err")"
 	else
 		echo ls
@@ -314,12 +359,73 @@ grep -o ' [^ ]*/' "$work/set" | sed 's|^ |'"$mnt"'/|; s|/$||' | sort -u >"$work/
 ) &
 spawned $!
 
-# In the background, so that a signal's trap runs at once, not after it.
-sleep "$STRESS_SECONDS" &
-sleeper=$!
-bg_pids="$bg_pids $sleeper"
-wait "$sleeper"
-untrack "$sleeper"
+# The daemon's resident memory, whichever daemon is mounted.
+if [ -n "$STRESS_RSS" ]; then
+	(
+		while [ ! -e "$stop" ]; do
+			read -r _p <"$res/daemon.pid"
+			_kb=$(vm_kb "$_p" VmRSS 2>/dev/null)
+			[ -n "$_kb" ] && echo "$(($(date +%s) - start)) $_kb $_p"
+			sleep "$STRESS_RSS_EVERY"
+		done
+	) >"$STRESS_RSS" &
+	spawned $!
+fi
+
+# remount: the readers pause, the running ls -lR end, the mount goes
+# (lazily when something still holds it after 10 s) and the daemon must exit 0; the same
+# source is mounted again and the readers go on.
+remounts=0
+remount_failed=0
+remount() {
+	touch "$PAUSE"
+	for _f in "$res"/ls.*.pid; do
+		[ -f "$_f" ] && read -r _p <"$_f" && kill "$_p" 2>/dev/null
+	done
+	sleep 1
+	_i=0
+	until fusermount3 -u "$mnt" 2>/dev/null; do
+		_i=$((_i + 1))
+		if [ "$_i" -ge 20 ]; then
+			fusermount3 -uz "$mnt"
+			break
+		fi
+		sleep 0.5
+	done
+	wait "$pid"
+	_st=$?
+	pids=$(echo "$pids" | sed "s/ $pid\b//")
+	if [ "$_st" = 0 ] && mount_fg "$source" "$mnt" "$work/daemon.log.$remounts" \
+		-o "cache_size=$STRESS_CACHE"; then
+		pid=$fg_pid
+		echo "$pid" >"$res/daemon.pid"
+	else
+		remount_failed=$((remount_failed + 1))
+		echo "# remount $remounts: the daemon exited $_st or did not mount again"
+	fi
+	remounts=$((remounts + 1))
+	read -r _e <"$EPOCH"
+	echo $((_e + 1)) >"$EPOCH"
+	rm -f "$PAUSE"
+}
+
+# Sleeps in the background, so that a signal's trap runs at once, not
+# after it; wakes to remount every STRESS_REMOUNT seconds.
+next=$end
+[ "$STRESS_REMOUNT" -gt 0 ] && next=$((start + STRESS_REMOUNT))
+while [ "$(date +%s)" -lt "$end" ]; do
+	wake=$end
+	[ "$next" -lt "$wake" ] && wake=$next
+	sleep $((wake - $(date +%s))) &
+	sleeper=$!
+	bg_pids="$bg_pids $sleeper"
+	wait "$sleeper"
+	untrack "$sleeper"
+	if [ "$(date +%s)" -ge "$next" ] && [ "$(date +%s)" -lt "$end" ]; then
+		remount
+		next=$((next + STRESS_REMOUNT))
+	fi
+done
 touch "$stop"
 for w in $workers; do
 	wait "$w"
@@ -335,9 +441,15 @@ lsruns=$(grep -c '^ls$' "$work/results.all")
 bytes=$(awk '$1 == "ok" || $1 == "range" { n += $2 } END { printf "%d", n }' "$work/results.all")
 mismatches=$(grep -c '^mismatch ' "$work/results.all")
 errors=$(grep -c '^error ' "$work/results.all")
+cut=$(grep -c '^remount$' "$work/results.all")
 echo "# stress: $STRESS_READERS readers, $((files + eio)) files, $((bytes / 1000000)) MB, ${secs} s, $mismatches mismatches, $errors unexpected errors"
 echo "# stress: of the files $eio intended EIOs; also $ranges random ranges, $lsruns ls -lR runs; cache_size=$STRESS_CACHE, 1 member in ${STRESS_STEP} whole, $(grep -c . "$work/daemon.log") daemon log lines"
 grep -E '^(mismatch|error) ' "$work/results.all" | head -n 20 | sed 's/^/#   /'
+if [ "$STRESS_REMOUNT" -gt 0 ]; then
+	echo "# stress: $remounts remounts, every ${STRESS_REMOUNT} s; $cut reads and listings cut by one, not counted"
+	check_eq "every remount: the daemon exits 0 and the source mounts again" 0 "$remount_failed"
+	check "there were remounts" test "$remounts" -gt 0
+fi
 
 check "the readers read files" test "$files" -gt 0
 check "the random ranges were read" test "$ranges" -gt 0

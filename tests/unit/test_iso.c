@@ -16,6 +16,7 @@
 
 #include "testutil.h"
 #include "io/iso.h"
+#include "views/iso_claim.h"
 
 /* 2001-06-15 12:34:56 UTC: a time inside the games' own years. */
 #define FILE_TIME ((time_t)992608496)
@@ -390,6 +391,31 @@ static void concurrent_listings(void **state)
 	iso_close(img);
 }
 
+/* A folder's extent is shown under the first record that names it; that
+ * record may name it again (a folder listed a second time), no other
+ * may, even in the same folder. */
+static void folder_extent_is_claimed_once(void **state)
+{
+	(void)state;
+	struct iso_claims *c = iso_claims_new();
+	assert_non_null(c);
+	uint32_t owner = 0;
+	assert_int_equal(iso_claim(c, 20, UINT32_MAX, "", &owner), 1);
+	for (uint32_t lsn = 40; lsn > 21; lsn -= 3)
+		assert_int_equal(iso_claim(c, lsn, 20, "D", &owner), 1);
+	assert_int_equal(iso_claim(c, 30, 20, "A", &owner), 1);
+	assert_int_equal(iso_claim(c, 30, 20, "A", &owner), 1);
+	assert_int_equal(iso_claim(c, 30, 20, "B", &owner), 0);
+	assert_int_equal(owner, 20);
+	assert_int_equal(iso_claim(c, 30, 31, "A", &owner), 0);
+	/* The root's extent, named from below, points back up. */
+	assert_int_equal(iso_claim(c, 20, 30, "UP", &owner), 0);
+	assert_int_equal(owner, UINT32_MAX);
+	assert_int_equal(iso_claim(c, 37, 20, "D", &owner), 1);
+	assert_int_equal(iso_claim(c, 37, 20, "E", &owner), 0);
+	iso_claims_free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -401,6 +427,7 @@ int main(void)
 		cmocka_unit_test(cut_before_root_is_an_error),
 		cmocka_unit_test(damaged_directory_never_crashes),
 		cmocka_unit_test(concurrent_listings),
+		cmocka_unit_test(folder_extent_is_claimed_once),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

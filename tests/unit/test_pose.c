@@ -93,6 +93,10 @@ static void keyed_angles_round_to_a_turns_65536th(void **state)
 	NEAR(xform_round_angle(-45), -8191 * 360.0 / 65536);
 	/* 200 degrees wraps through the s16 */
 	NEAR(xform_round_angle(200), (36408 - 65536) * 360.0 / 65536);
+	/* Keys no integer holds turn by nothing (NaN was undefined). */
+	NEAR(xform_round_angle(NAN), 0);
+	NEAR(xform_round_angle(INFINITY), 0);
+	NEAR(xform_round_angle(-1e30f), 0);
 }
 
 /* ---- a scene: hips with a child, a clump, an Anime chunk ---- */
