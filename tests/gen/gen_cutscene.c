@@ -124,6 +124,20 @@ static void frame_objects(struct ccsw *w, const struct cutscene *c,
 		late_object(w, objs[2], fr);
 }
 
+/* The audio runs on the frames' clock: 1,600 sample frames a frame at
+ * 48 kHz, 6.25 blocks of 256.  The setup's Pcm chunk carries a few blocks
+ * ahead, and each frame's F_Pcm (2 to 7 blocks, as on the discs) tops
+ * the stream up to what the frames so far have played, so a cutscene of
+ * F frames holds ceil(F * 6.25) blocks: within one block of F / 30 s. */
+#define PREROLL_BLOCKS 8
+
+static uint16_t pcm_blocks_for(uint32_t frame, uint32_t have)
+{
+	uint32_t need = ((frame + 1) * 25 + 3) / 4;     /* ceil(6.25 (f+1)) */
+	uint32_t n = need > have ? need - have : 0;
+	return (uint16_t)(n < 2 ? 2 : n > 7 ? 7 : n);
+}
+
 /* strNNNN: object stubs marked '#' (defined in strNNNNe), a Layer, Pcm
  * audio and the frames. */
 static struct ccsw *cutscene_scene(const struct cutscene *c)
@@ -161,15 +175,14 @@ static struct ccsw *cutscene_scene(const struct cutscene *c)
 			  layers[i % 2], i == 2 ? layers[2] : 0);
 	ccsw_opaque(w, CCSW_SHADOW, layers[2], 4, c->seed + 20);
 
-	struct rng r = { c->seed };
-	uint32_t sample = 0, first = 8;
+	uint32_t sample = 0, first = PREROLL_BLOCKS;
 	ccsw_pcm(w, 0, 1, 0, first, NULL, sample);
 	sample += first * 256;
 	ccsw_frame(w, c->frames);
 	for (uint32_t fr = 0; fr < c->frames; fr++) {
 		ccsw_top(w, fr);
 		frame_objects(w, c, objs, fr);
-		uint16_t blocks = (uint16_t)rng_range(&r, 2, 7);
+		uint16_t blocks = pcm_blocks_for(fr, sample / 256);
 		ccsw_f_pcm(w, 0, blocks, NULL, sample);
 		sample += blocks * 256u;
 		if (c->rich)

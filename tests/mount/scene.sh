@@ -90,6 +90,23 @@ print(e['audio'], e['frames'], e['frames_per_second'])
 PY
 )"
 
+# Sound and picture share one clock: audio.wav (1,600 samples a frame at
+# 48 kHz) lasts as long as the animation (frames / 30 s), within the one
+# 256-sample block that rounding to whole blocks may add.
+check_eq "audio.wav lasts as long as the cutscene's animation" \
+	'2.000 2.000 ok' "$("$PY" - "$cut/scene.glb" "$cut/audio.wav" <<'PY'
+import json, struct, sys, wave
+b = open(sys.argv[1], 'rb').read()
+g = json.loads(b[20:20 + struct.unpack_from('<I', b, 12)[0]])
+end = max(g['accessors'][s['input']]['max'][0]
+          for a in g['animations'] for s in a['samplers'])
+w = wave.open(sys.argv[2])
+sound = w.getnframes() / w.getframerate()
+print('%.3f %.3f %s' % (end, sound,
+      'ok' if 0 <= sound - end < 256 / 48000 + 1e-9 else 'apart'))
+PY
+)"
+
 # A posed bone (or skin) model's model.obj: its vertices, and its box
 # where the game's frame 0 puts them.
 mdl=$(cd "$chr" && ls -d MDL_*_bone MDL_*_skin 2>/dev/null | head -n1)
