@@ -12,7 +12,8 @@
 # directory, default $BUILDDIR/fuzz-out), CLANG (default clang, else
 # clang-14), REPLAY_CC (default gcc), REPLAY_SAN (default
 # -fsanitize=address,undefined; set empty for a plain build),
-# FUZZ_ARGS (extra libFuzzer flags).
+# FUZZ_ARGS (extra libFuzzer flags), FUZZ_JOBS (run: how many fuzzers
+# run at once, default 1; CI runs two, one a core).
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -110,6 +111,24 @@ run)
 	[ $# -gt 0 ] && TARGETS="$*"
 	[ -x "$OUT/bin/fuzz_archive" ] || "$0" build
 	status=0
+	jobs=${FUZZ_JOBS:-1}
+	if [ "$jobs" -gt 1 ]; then
+		# Round robin into $jobs lists, each run by a child one
+		# target after another; the run fails if any child does.
+		pids=
+		j=0
+		while [ "$j" -lt "$jobs" ]; do
+			list=$(echo $TARGETS | tr ' ' '\n' |
+				awk -v j="$j" -v n="$jobs" '(NR - 1) % n == j')
+			if [ -n "$list" ]; then
+				FUZZ_JOBS=1 "$0" run "$secs" $list &
+				pids="$pids $!"
+			fi
+			j=$((j + 1))
+		done
+		for p in $pids; do wait "$p" || status=1; done
+		exit $status
+	fi
 	for t in $TARGETS; do
 		work="$OUT/corpus/$t" art="$OUT/artifacts/$t"
 		mkdir -p "$work" "$art"

@@ -152,6 +152,12 @@ unmount_fg() {
 	return 0
 }
 
+# ccsfs_sanitized: true when $CCSFS links a sanitizer's runtime, which
+# makes the daemon several times slower and its memory the sanitizer's.
+ccsfs_sanitized() {
+	ldd "$CCSFS" 2>/dev/null | grep -Eq 'lib(a|t|ub)san'
+}
+
 # vm_kb PID FIELD: a /proc/PID/status figure (VmHWM, VmRSS) in kB.
 vm_kb() {
 	awk -v f="$2:" '$1 == f { print $2 }' "/proc/$1/status"

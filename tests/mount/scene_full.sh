@@ -17,9 +17,24 @@ mnt=$work/mnt
 "$CCSGEN" full "$disc" --cutscene-frames 18000 >/dev/null ||
 	{ echo "Bail out! ccsgen full"; exit 1; }
 check "mounts the full-size disc" mount_ccsfs "$disc" "$mnt"
-find "$mnt/DATA/DATA.BIN" "$mnt/STREAM" -name scene.glb | sort >"$work/glbs"
-n=$(wc -l <"$work/glbs")
-check "the full-size disc has hundreds of scene.glb ($n)" test "$n" -ge 500
+# Under a sanitizer, every 16th member of DATA.BIN and every stream
+# scene: the plain build's run checks all of them, and a thousand
+# members listed and made by an ASan daemon took most of CI's half hour.
+if ccsfs_sanitized; then
+	ls "$mnt/DATA/DATA.BIN" | grep -v '^%' | awk 'NR % 16 == 1' |
+		while IFS= read -r m; do
+			f=$mnt/DATA/DATA.BIN/$m/scene.glb
+			[ -f "$f" ] && echo "$f"
+		done >"$work/glbs"
+	find "$mnt/STREAM" -name scene.glb | sort >>"$work/glbs"
+	n=$(wc -l <"$work/glbs")
+	check "a sixteenth of the members and the streams have tens of scene.glb ($n)" \
+		test "$n" -ge 30
+else
+	find "$mnt/DATA/DATA.BIN" "$mnt/STREAM" -name scene.glb | sort >"$work/glbs"
+	n=$(wc -l <"$work/glbs")
+	check "the full-size disc has hundreds of scene.glb ($n)" test "$n" -ge 500
+fi
 
 # In batches, so no command line grows past the system's limit.
 split -l 200 "$work/glbs" "$work/batch."
@@ -54,7 +69,7 @@ peak=$(vm_kb "$fg_pid" VmHWM)
 echo "# daemon peak: $peak kB"
 # A sanitizer's shadow memory and quarantine are not the daemon's: the
 # bound holds for the build users run.
-if ldd "$CCSFS" 2>/dev/null | grep -Eq 'lib(a|t)san'; then
+if ccsfs_sanitized; then
 	skip "the daemon's peak stays within cache_size + 32 MiB ($peak kB)" \
 		"a sanitizer build's memory is the sanitizer's"
 else

@@ -31,7 +31,7 @@
 
 if [ -z "${CCSFS_SANITIZED:-}" ]; then
 	CCSFS_SANITIZED=no
-	ldd "$CCSFS" 2>/dev/null | grep -Eq 'lib(a|t|ub)san' && CCSFS_SANITIZED=yes
+	ccsfs_sanitized && CCSFS_SANITIZED=yes
 fi
 if [ "$CCSFS_SANITIZED" = yes ]; then
 	STRESS_SECONDS=${STRESS_SECONDS:-20}
