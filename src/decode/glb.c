@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "decode/glb.h"
+#include "util/bufpool.h"
 #include "util/bytes.h"
 #include "util/floatfmt.h"
 
@@ -161,16 +162,13 @@ int glb_finish(struct glb *g, struct strbuf *json, uint8_t **out,
 	    g->accessors.text.failed || json->len + g->bin.len > UINT32_MAX - 64)
 		return -ENOMEM;
 	size_t total = 12 + 8 + json->len + (g->bin.len ? 8 + g->bin.len : 0);
-	size_t head = total - g->bin.len;
-	/* The buffer grows in place into the file, so the largest part is
-	 * moved once rather than copied into a second allocation. */
 	size_t bin_len = g->bin.len;
-	uint8_t *o = realloc(g->bin.data, total);
+	uint8_t *o = bufpool_alloc(total);
 	if (!o)
 		return -ENOMEM;
-	g->bin.data = NULL;
-	g->bin.len = g->bin.cap = 0;
-	memmove(o + head, o, bin_len);
+	if (bin_len)
+		memcpy(o + total - bin_len, g->bin.data, bin_len);
+	sb_free(&g->bin);
 	memcpy(o, "glTF", 4);
 	wr_u32le(o + 4, 2);
 	wr_u32le(o + 8, (uint32_t)total);

@@ -3,6 +3,8 @@
 #include "config.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,20 +12,120 @@
 #include "util/bufpool.h"
 #include "util/strbuf.h"
 
-/* Large buffers come from the pool, whose pages are mapped already; the
- * copy costs less than faulting in fresh ones. */
-static char *grow(char *old, size_t len, size_t cap)
+/* The scratch: one a thread for at most SCRATCH_THREADS threads at a
+ * time, each up to SCRATCH_MAX, so all of them stay within the 32 MiB
+ * the daemon may hold beyond its cache.  A text longer than that moves
+ * to pool buffers and doubles as before. */
+#define SCRATCH_MAX (2u << 20)
+#define SCRATCH_THREADS 4
+
+/* A strbuf is normally finished on the thread that built it; if its
+ * thread ends first the scratch is left to the strbuf to free. */
+enum { SCRATCH_IDLE, SCRATCH_BUSY, SCRATCH_ORPHAN };
+
+struct scratch {
+	char *data;
+	atomic_int state;
+};
+
+static pthread_key_t scratch_key;
+static pthread_once_t scratch_once = PTHREAD_ONCE_INIT;
+static atomic_int scratch_threads;
+
+static void scratch_gone(void *p)
 {
-	if (cap < BUFPOOL_MIN)
-		return realloc(old, cap);
+	struct scratch *s = p;
+	atomic_fetch_sub(&scratch_threads, 1);
+	int busy = SCRATCH_BUSY;
+	if (atomic_compare_exchange_strong(&s->state, &busy, SCRATCH_ORPHAN))
+		return;
+	free(s->data);
+	free(s);
+}
+
+static void scratch_key_make(void)
+{
+	if (pthread_key_create(&scratch_key, scratch_gone) != 0)
+		atomic_store(&scratch_threads, SCRATCH_THREADS);
+}
+
+/* This thread's scratch if it has or may have one and no other strbuf
+ * of the thread holds it; NULL otherwise. */
+static struct scratch *scratch_take(void)
+{
+	pthread_once(&scratch_once, scratch_key_make);
+	struct scratch *s = pthread_getspecific(scratch_key);
+	if (!s) {
+		if (atomic_fetch_add(&scratch_threads, 1) >= SCRATCH_THREADS) {
+			atomic_fetch_sub(&scratch_threads, 1);
+			return NULL;
+		}
+		s = calloc(1, sizeof *s);
+		if (s)
+			s->data = malloc(SCRATCH_MAX);
+		if (!s || !s->data ||
+		    pthread_setspecific(scratch_key, s) != 0) {
+			if (s)
+				free(s->data);
+			free(s);
+			atomic_fetch_sub(&scratch_threads, 1);
+			return NULL;
+		}
+	}
+	int idle = SCRATCH_IDLE;
+	if (!atomic_compare_exchange_strong(&s->state, &idle, SCRATCH_BUSY))
+		return NULL;
+	return s;
+}
+
+static void scratch_give_back(struct strbuf *sb)
+{
+	struct scratch *s = sb->scratch;
+	sb->scratch = NULL;
+	if (atomic_exchange(&s->state, SCRATCH_IDLE) == SCRATCH_ORPHAN) {
+		free(s->data);
+		free(s);
+	}
+}
+
+/* Large buffers come from the scratch, else from the pool, whose pages
+ * are mapped already; the copy costs less than faulting in fresh ones. */
+static bool grow(struct strbuf *sb, size_t cap)
+{
+	char *old = sb->data;
+	if (cap < BUFPOOL_MIN) {
+		char *p = realloc(old, cap);
+		if (!p)
+			return false;
+		sb->data = p;
+		sb->cap = cap;
+		return true;
+	}
+	if (!sb->scratch && cap <= SCRATCH_MAX) {
+		struct scratch *s = scratch_take();
+		if (s) {
+			if (old)
+				memcpy(s->data, old, sb->len + 1);
+			bufpool_free(old);
+			sb->data = s->data;
+			sb->cap = SCRATCH_MAX;
+			sb->scratch = s;
+			return true;
+		}
+	}
 	char *p = bufpool_alloc(cap);
 	if (!p)
-		return NULL;
+		return false;
 	if (old)
-		memcpy(p, old, len);
-	p[len] = '\0';
-	bufpool_free(old);
-	return p;
+		memcpy(p, old, sb->len);
+	p[sb->len] = '\0';
+	if (sb->scratch)
+		scratch_give_back(sb);
+	else
+		bufpool_free(old);
+	sb->data = p;
+	sb->cap = cap;
+	return true;
 }
 
 char *sb_reserve(struct strbuf *sb, size_t n)
@@ -38,13 +140,10 @@ char *sb_reserve(struct strbuf *sb, size_t n)
 		size_t cap = sb->cap ? sb->cap : 256;
 		while (cap < sb->len + n + 1)
 			cap *= 2;
-		char *p = grow(sb->data, sb->len, cap);
-		if (!p) {
+		if (!grow(sb, cap)) {
 			sb->failed = true;
 			return NULL;
 		}
-		sb->data = p;
-		sb->cap = cap;
 	}
 	return sb->data + sb->len;
 }
@@ -99,12 +198,23 @@ int sb_finish(struct strbuf *sb, uint8_t **data, size_t *len)
 		sb_free(sb);
 		return -ENOMEM;
 	}
-	/* The cache counts len bytes: give back the doubling's slack so
-	 * that what it counts is what is held. */
-	char *shrunk = sb->len ? realloc(sb->data, sb->len) : NULL;
-	if (shrunk)
-		sb->data = shrunk;
-	*data = (uint8_t *)sb->data;
+	char *out = sb->data;
+	if (sb->scratch) {
+		out = bufpool_alloc(sb->len);
+		if (!out) {
+			sb_free(sb);
+			return -ENOMEM;
+		}
+		memcpy(out, sb->data, sb->len);
+		scratch_give_back(sb);
+	} else if (sb->len) {
+		/* The cache counts len bytes: give back the doubling's
+		 * slack so that what it counts is what is held. */
+		char *shrunk = realloc(sb->data, sb->len);
+		if (shrunk)
+			out = shrunk;
+	}
+	*data = (uint8_t *)out;
 	*len = sb->len;
 	sb->data = NULL;
 	sb->len = sb->cap = 0;
@@ -113,7 +223,10 @@ int sb_finish(struct strbuf *sb, uint8_t **data, size_t *len)
 
 void sb_free(struct strbuf *sb)
 {
-	bufpool_free(sb->data);
+	if (sb->scratch)
+		scratch_give_back(sb);
+	else
+		bufpool_free(sb->data);
 	sb->data = NULL;
 	sb->len = sb->cap = 0;
 	sb->failed = false;
