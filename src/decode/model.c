@@ -17,6 +17,7 @@
 #include "ccsf/ccsf.h"
 #include "ccsf/layout.h"
 #include "decode/model.h"
+#include "util/bufpool.h"
 #include "util/bytes.h"
 #include "util/reason.h"
 
@@ -40,9 +41,15 @@ static bool grow(void *arrayp, size_t *cap, uint64_t need, size_t elem)
 	size_t n = *cap ? *cap : 16;
 	while (n < need)
 		n *= 2;
-	void *q = realloc(*array, n * elem);
+	/* Large arrays come from the pool's mapped pages: a realloc of a
+	 * mapping moves it with mremap and frees it with munmap, each a
+	 * TLB flush on every core. */
+	void *q = bufpool_alloc(n * elem);
 	if (!q)
 		return false;
+	if (*array)
+		memcpy(q, *array, *cap * elem);
+	bufpool_free(*array);
 	*array = q;
 	*cap = n;
 	return true;
@@ -510,10 +517,10 @@ int model_check(const uint8_t *p, size_t len, uint16_t version,
 
 void model_mesh_free(struct model_mesh *m)
 {
-	free(m->mmats);
-	free(m->vertices);
-	free(m->faces);
-	free(m->entries);
+	bufpool_free(m->mmats);
+	bufpool_free(m->vertices);
+	bufpool_free(m->faces);
+	bufpool_free(m->entries);
 	free(m->posed_normal);
 	sb_free(&m->notes);
 	memset(m, 0, sizeof *m);
