@@ -96,6 +96,15 @@ static void finish_body(struct dec *d, const struct body_array *a, size_t n,
 	d->cur.pos = (size_t)end;
 }
 
+/* "PREFIXwhat N:", the head of a vertex or entry line. */
+static void put_head(struct dec *d, const char *what, uint64_t n)
+{
+	sb_puts(d->out, d->prefix);
+	sb_puts(d->out, what);
+	sb_put_u64(d->out, n);
+	sb_puts(d->out, ":");
+}
+
 static void put_position(struct dec *d, struct cursor *c)
 {
 	int16_t v[3];
@@ -104,7 +113,12 @@ static void put_position(struct dec *d, struct cursor *c)
 	float scale;
 	uint32_t bits = d->saved[SV_SCALE];
 	memcpy(&scale, &bits, sizeof scale);
-	sb_printf(d->out, " position %d %d %d scaled", v[0], v[1], v[2]);
+	sb_puts(d->out, " position");
+	for (int i = 0; i < 3; i++) {
+		sb_puts(d->out, " ");
+		sb_put_i64(d->out, v[i]);
+	}
+	sb_puts(d->out, " scaled");
 	/* In single precision, as VU1 does: itof12, then the scale. */
 	for (int i = 0; i < 3; i++) {
 		sb_puts(d->out, " ");
@@ -117,21 +131,31 @@ static void put_normal(struct dec *d, struct cursor *c)
 	int8_t n[3];
 	for (int i = 0; i < 3; i++)
 		n[i] = (int8_t)cur_u8(c);
-	sb_printf(d->out, " normal %d %d %d strip %u", n[0], n[1], n[2],
-		  cur_u8(c));
+	sb_puts(d->out, " normal");
+	for (int i = 0; i < 3; i++) {
+		sb_puts(d->out, " ");
+		sb_put_i64(d->out, n[i]);
+	}
+	sb_puts(d->out, " strip ");
+	sb_put_u64(d->out, cur_u8(c));
 }
 
 static void put_colour(struct dec *d, struct cursor *c)
 {
 	sb_puts(d->out, " colour");
-	for (int i = 0; i < 4; i++)
-		sb_printf(d->out, " %u", cur_u8(c));
+	for (int i = 0; i < 4; i++) {
+		sb_puts(d->out, " ");
+		sb_put_u64(d->out, cur_u8(c));
+	}
 }
 
 static void put_st(struct dec *d, struct cursor *c)
 {
 	unsigned s = cur_u16(c);
-	sb_printf(d->out, " st %u %u", s, cur_u16(c));
+	sb_puts(d->out, " st ");
+	sb_put_u64(d->out, s);
+	sb_puts(d->out, " ");
+	sb_put_u64(d->out, cur_u16(c));
 }
 
 /* Rigid and bone bodies: parallel arrays, one line a vertex. */
@@ -159,7 +183,7 @@ static void vertex_body(struct dec *d, const struct ccsf_mmat *mm)
 	}
 	uint64_t shown = fewest_available(a, n);
 	for (uint64_t v = 0; v < shown; v++) {
-		sb_printf(d->out, "%svertex %" PRIu64 ":", d->prefix, v);
+		put_head(d, "vertex ", v);
 		for (size_t i = 0; i < n; i++)
 			put[i](d, &a[i].cur);
 		sb_puts(d->out, "\n");
@@ -191,7 +215,7 @@ static void skin_body(struct dec *d, const struct ccsf_mmat *mm)
 		bool last = w & 0x200;
 		if (last && vertex >= a[2].avail)
 			break;
-		sb_printf(d->out, "%sentry %" PRIu64 ":", d->prefix, e);
+		put_head(d, "entry ", e);
 		put_position(d, &a[0].cur);
 		(void)cur_u16(&a[0].cur);
 		sb_printf(d->out, " weight %u last %u node %u", w & 0x1ff,
@@ -229,7 +253,7 @@ static void shadow_body(struct dec *d, unsigned mtype, uint64_t at)
 	set_array(d, &a[0], &mm.array[CCSF_A_POSITION], "positions");
 	set_array(d, &a[1], &mm.array[CCSF_A_TRIANGLE], "triangles");
 	for (uint64_t v = 0; v < a[0].avail; v++) {
-		sb_printf(d->out, "%svertex %" PRIu64 ":", d->prefix, v);
+		put_head(d, "vertex ", v);
 		put_position(d, &a[0].cur);
 		sb_puts(d->out, "\n");
 	}

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "util/bufpool.h"
+#include "util/numfmt.h"
 #include "util/strbuf.h"
 
 /* The scratch: one a thread for at most SCRATCH_THREADS threads at a
@@ -162,6 +163,26 @@ void sb_append(struct strbuf *sb, const void *bytes, size_t n)
 void sb_puts(struct strbuf *sb, const char *s)
 {
 	sb_append(sb, s, strlen(s));
+}
+
+void sb_put_u64(struct strbuf *sb, uint64_t v)
+{
+	char *o = sb_reserve(sb, 20);
+	if (o)
+		sb->len = (size_t)(numfmt_uint(o, v) - sb->data);
+}
+
+void sb_put_i64(struct strbuf *sb, int64_t v)
+{
+	char *o = sb_reserve(sb, 21);
+	if (!o)
+		return;
+	uint64_t u = (uint64_t)v;
+	if (v < 0) {
+		*o++ = '-';
+		u = 0 - u;
+	}
+	sb->len = (size_t)(numfmt_uint(o, u) - sb->data);
 }
 
 void sb_vprintf(struct strbuf *sb, const char *fmt, va_list ap)

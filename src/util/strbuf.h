@@ -37,6 +37,10 @@ void sb_puts(struct strbuf *sb, const char *s);
 void sb_printf(struct strbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void sb_vprintf(struct strbuf *sb, const char *fmt, va_list ap);
+/* v in decimal, as %llu and %lld print it, without printf's cost: the
+ * model texts print millions of small integers. */
+void sb_put_u64(struct strbuf *sb, uint64_t v);
+void sb_put_i64(struct strbuf *sb, int64_t v);
 /* Makes room for n more bytes; returns where they go, or NULL. */
 char *sb_reserve(struct strbuf *sb, size_t n);
 /* Hands the bytes to the caller (who frees them); the buffer is emptied.
