@@ -52,7 +52,7 @@ static int verify_member(struct fs *fs, struct member *m)
 #define LISTING_FIXED (1 + 6 + 1 + 12 + 1 + 12 + 1 + 12 + 1 + 10 + 1 + 10 + \
 		       1 + 20 + 1)
 
-static uint64_t listing_size(const struct archive_dir *ar)
+uint64_t archive_dir_listing_size(const struct archive_dir *ar)
 {
 	uint64_t n = strlen(LISTING_HEAD);
 	for (size_t i = 0; i < ar->count; i++)
@@ -99,6 +99,7 @@ static int produce_listing(struct fs *fs, struct node *n, uint8_t **data,
 	sb_puts(&sb, LISTING_HEAD);
 	for (size_t i = 0; i < ar->count; i++) {
 		struct member *m = &ar->members[i];
+		member_check(fs, m);
 		int rc = verify_member(fs, m);
 		if (rc < 0) {
 			sb_free(&sb);
@@ -246,19 +247,31 @@ static int populate_archive(struct fs *fs, struct node *dir)
 		rc = archive_dir_table_text(fs, ar);
 	if (rc < 0)
 		return rc;
+	/* Listed from the table, a member is not checked yet: its folder's
+	 * mtime (its header's) and %members.txt's size (its table column)
+	 * wait for a stat, and the checks run on the worker meanwhile. */
 	struct dir_builder b;
 	dir_builder_init(&b, fs, dir);
 	for (size_t i = 0; i < ar->count; i++) {
 		struct member *m = &ar->members[i];
-		m->dir = dir_add_dir(&b, m->name, m->e->header.mtime,
+		bool checked = atomic_load(&m->checked);
+		m->dir = dir_add_dir(&b, m->name, checked ? m->e->header.mtime
+							  : dir->mtime,
 				     member_populate, m);
+		if (m->dir && !checked)
+			atomic_store(&m->dir->unsettled, true);
 	}
-	struct node *listing = dir_add_made(&b, ARCHIVE_LISTING, dir->mtime,
-					    produce_listing, ar, 0);
-	if (listing)
-		atomic_store(&listing->size, listing_size(ar));
+	ar->listing = dir_add_made(&b, ARCHIVE_LISTING, dir->mtime,
+				   produce_listing, ar, 0);
+	if (ar->listing && atomic_load(&ar->unchecked))
+		atomic_store(&ar->listing->unsettled, true);
+	else if (ar->listing)
+		atomic_store(&ar->listing->size, archive_dir_listing_size(ar));
 	archive_dir_add_categories(&b, ar);
-	return dir_publish(&b);
+	rc = dir_publish(&b);
+	if (rc == 0)
+		archive_dir_check_later(fs, ar);
+	return rc;
 }
 
 bool archive_dir_is(const struct node *dir)
@@ -293,6 +306,7 @@ static struct archive_dir *archive_new(struct fs *fs, const char *path,
 	ar->blob.fd = -1;
 	ar->gi = gi;
 	atomic_init(&ar->last_read, SIZE_MAX);
+	fs->settle = archive_dir_settle;
 	if (blob)
 		ar->blob = *blob;
 	if (!ar->label || fs_on_destroy(fs, archive_free, ar) < 0)
