@@ -304,8 +304,12 @@ int archive_index_list(const struct blob *b, const struct fdtbl *t,
 	memset(x, 0, sizeof *x);
 	struct walk w = { .b = b, .t = t, .x = x };
 	struct ord *ord = sorted(t);
-	if (!ord)
+	/* Room for every record at once: growing by doubling copied the
+	 * entries (300 bytes each) over again into fresh pages. */
+	if (!ord || vec_reserve(x->entries, &w.cap, t->count + 1, 256) < 0) {
+		free(ord);
 		return -ENOMEM;
+	}
 	int rc = list_records(&w, ord);
 	free(ord);
 	if (rc == 0)
