@@ -15,6 +15,7 @@
 #include "archive/gzip.h"
 #include "util/log.h"
 #include "util/names.h"
+#include "util/vec.h"
 #include "views/member_internal.h"
 
 /* ---- the archive directory ---- */
@@ -239,7 +240,7 @@ static int populate_archive(struct fs *fs, struct node *dir)
 			  strerror(-rc));
 		return rc;
 	}
-	ar->members = calloc(ar->count ? ar->count : 1, sizeof *ar->members);
+	ar->members = vec_zalloc(ar->count, sizeof *ar->members);
 	if (!ar->members)
 		return -ENOMEM;
 	for (size_t i = 0; i < ar->count; i++) {
