@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* index.c - DATA.BIN's members from the game's index, each record
- * checked at its member's two ends. */
+/* index.c - DATA.BIN's members from the game's index: listed from the
+ * records, each checked later at its member's two ends. */
 #include "config.h"
 
 #include <errno.h>
@@ -15,36 +15,25 @@
 #include "util/vec.h"
 
 #define SECTOR ARCHIVE_SECTOR
-/* A window: a member's last sector, the next one's first, and the rest
- * of its header. */
-#define WINDOW (2 * SECTOR + 512)
+#define WINDOW INDEX_WINDOW
 #define HEADER (10 + GZIP_NAME_MAX + 1)
-
-struct walk {
-	const struct blob *b;
-	const struct fdtbl *t;
-	struct archive_index *x;
-	size_t cap, lost_cap;
-	uint8_t buf[WINDOW];
-	uint64_t from;                  /* what buf holds */
-	size_t have;
-};
 
 /* The bytes at off, up to n of them (fewer at the archive's end): from
  * the window when it holds them, else a new window from off that runs
  * on to upto (the next member's header) when that is near. */
-static int span(struct walk *w, uint64_t off, size_t n, uint64_t upto,
-		const uint8_t **p, size_t *got)
+static int span(const struct blob *b, struct index_window *w, uint64_t off,
+		size_t n, uint64_t upto, const uint8_t **p, size_t *got)
 {
-	if (!(off >= w->from && off + n <= w->from + w->have)) {
+	if (!(w->have && off >= w->from && off + n <= w->from + w->have)) {
 		size_t len = upto > off && upto - off < WINDOW
 			     ? (size_t)(upto - off) : WINDOW;
 		w->from = off;
-		ssize_t r = blob_read(w->b, w->buf, len > n ? len : n, off);
+		w->have = 0;
+		ssize_t r = blob_read(b, w->buf, len > n ? len : n, off);
 		if (r < 0)
 			return (int)r;
 		w->have = (size_t)r;
-		w->x->bytes_read += (uint64_t)r;
+		w->bytes_read += (uint64_t)r;
 	}
 	if (off >= w->from + w->have) {
 		*got = 0;
@@ -56,6 +45,97 @@ static int span(struct walk *w, uint64_t off, size_t n, uint64_t upto,
 	*p = w->buf + (off - w->from);
 	return 0;
 }
+
+/* Where the record says its member ends: the trailer's ISIZE there, and
+ * nothing but zeros up to the next sector or the next member. */
+static void check_end(const struct blob *b, struct index_window *w,
+		      struct archive_entry *e, const struct fdtbl_entry *r)
+{
+	uint64_t next = e->offset + e->extent;
+	uint64_t end = e->offset + r->csize;
+	if (r->csize < e->header.length + 8 || end > next) {
+		e->table |= INDEX_CSIZE;
+		return;
+	}
+	uint64_t pad_end = (end / SECTOR + 1) * SECTOR;
+	if (pad_end > next)
+		pad_end = next;
+	size_t n = (size_t)(pad_end - end) + 8, got;
+	const uint8_t *p;
+	if (span(b, w, end - 8, n, next + HEADER, &p, &got) < 0) {
+		e->table |= INDEX_UNREAD;
+		return;
+	}
+	if (got < 8) {
+		e->table |= INDEX_CSIZE;
+		return;
+	}
+	for (size_t i = 8; i < got; i++)
+		if (p[i]) {
+			e->table |= INDEX_CSIZE;
+			return;
+		}
+	e->tail_isize = rd_u32le(p + 4);
+	if (e->tail_isize != r->usize)
+		e->table |= INDEX_USIZE;
+}
+
+int archive_index_check(const struct blob *b, const struct fdtbl *t,
+			struct archive_entry *e, struct index_window *w)
+{
+	if (e->record < 0 || (size_t)e->record >= t->count)
+		return 0;
+	const struct fdtbl_entry *r = &t->entries[e->record];
+	const uint8_t *p;
+	size_t got;
+	e->table &= INDEX_SCAN_ONLY;
+	e->tail_isize = 0;
+	if (span(b, w, e->offset, HEADER, e->offset + HEADER, &p, &got) < 0) {
+		e->table |= INDEX_NO_READ;
+		return 0;
+	}
+	struct gzip_header h;
+	if (gzip_parse_header(p, got, &h) < 0) {
+		e->table |= INDEX_NO_HEADER;
+		return 0;
+	}
+	e->header = h;
+	char want[FDTBL_NAME + 8];
+	fdtbl_gzip_name(r, want, sizeof want);
+	if (strcmp(want, e->header.name) != 0)
+		e->table |= INDEX_NAME;
+	check_end(b, w, e, r);
+	return 0;
+}
+
+void archive_index_prefetch(const struct blob *b, const struct fdtbl *t,
+			    const struct archive_entry *e, size_t n)
+{
+	uint64_t asked = 0;     /* the end of the span asked for last */
+	for (size_t k = 0; k < n; k++) {
+		if (e[k].record < 0)
+			continue;
+		const struct fdtbl_entry *r = &t->entries[e[k].record];
+		if (!k || e[k].offset + HEADER > asked)
+			blob_will_need(b, e[k].offset, HEADER);
+		uint64_t next = e[k].offset + e[k].extent;
+		uint64_t end = e[k].offset + r->csize;
+		if (r->csize < 8 || end > next)
+			continue;
+		uint64_t len = next + HEADER - (end - 8);
+		blob_will_need(b, end - 8, len < WINDOW ? len : WINDOW);
+		asked = end - 8 + (len < WINDOW ? len : WINDOW);
+	}
+}
+
+/* ---- the listing, from the records ---- */
+
+struct walk {
+	const struct blob *b;
+	const struct fdtbl *t;
+	struct archive_index *x;
+	size_t cap, lost_cap;
+};
 
 static int push(struct walk *w, const struct archive_entry *e)
 {
@@ -73,65 +153,6 @@ static int lose(struct walk *w, size_t record, const char *why)
 	x->lost[x->nlost].record = record;
 	x->lost[x->nlost++].why = why;
 	return 0;
-}
-
-/* Where the record says its member ends: the trailer's ISIZE there, and
- * nothing but zeros up to the next sector or the next record. */
-static int check_end(struct walk *w, struct archive_entry *e,
-		     const struct fdtbl_entry *r, uint64_t next)
-{
-	uint64_t end = e->offset + r->csize;
-	if (r->csize < e->header.length + 8 || end > next) {
-		e->table |= INDEX_CSIZE;
-		return 0;
-	}
-	uint64_t pad_end = (end / SECTOR + 1) * SECTOR;
-	if (pad_end > next)
-		pad_end = next;
-	size_t n = (size_t)(pad_end - end) + 8, got;
-	const uint8_t *p;
-	int rc = span(w, end - 8, n, next + HEADER, &p, &got);
-	if (rc == -EIO) {
-		e->table |= INDEX_UNREAD;
-		return 0;
-	}
-	if (rc < 0)
-		return rc;
-	if (got < 8) {
-		e->table |= INDEX_CSIZE;
-		return 0;
-	}
-	for (size_t i = 8; i < got; i++)
-		if (p[i]) {
-			e->table |= INDEX_CSIZE;
-			return 0;
-		}
-	e->tail_isize = rd_u32le(p + 4);
-	if (e->tail_isize != r->usize)
-		e->table |= INDEX_USIZE;
-	return 0;
-}
-
-/* One record: a member when its offset opens a header. */
-static int land(struct walk *w, size_t ri, uint64_t next)
-{
-	const struct fdtbl_entry *r = &w->t->entries[ri];
-	const uint8_t *p;
-	size_t got;
-	int rc = span(w, r->offset, HEADER, r->offset + HEADER, &p, &got);
-	struct archive_entry e = { .offset = r->offset, .record = (int32_t)ri };
-	if (rc == -EIO)
-		return lose(w, ri, "cannot be read");
-	if (rc < 0)
-		return rc;
-	if (gzip_parse_header(p, got, &e.header) < 0)
-		return lose(w, ri, "opens no gzip member");
-	char want[FDTBL_NAME + 8];
-	fdtbl_gzip_name(r, want, sizeof want);
-	if (strcmp(want, e.header.name) != 0)
-		e.table |= INDEX_NAME;
-	rc = check_end(w, &e, r, next);
-	return rc < 0 ? rc : push(w, &e);
 }
 
 struct ord {
@@ -159,58 +180,63 @@ static struct ord *sorted(const struct fdtbl *t)
 	return ord;
 }
 
-/* Every span land_all will read, asked for at once: a thousand reads
- * one after another wait for the disk a thousand times (63 ms against
- * 10 ms for the full-size DATA.BIN, cold, when a read went past what
- * had been asked for).  A header the span before it reaches is not
- * asked for again. */
-static void prefetch(const struct walk *w, const struct ord *ord)
+/* Each record in the archive a member, named by the record; one past
+ * its end or on another's offset is lost, which the table alone says. */
+static int list_records(struct walk *w, const struct ord *ord)
 {
-	const struct fdtbl *t = w->t;
-	uint64_t asked = 0;     /* the end of the span asked for last */
-	for (size_t k = 0; k < t->count; k++) {
-		const struct fdtbl_entry *r = &t->entries[ord[k].record];
-		if (!k || r->offset + HEADER > asked)
-			blob_will_need(w->b, r->offset, HEADER);
-		uint64_t next = k + 1 < t->count ? ord[k + 1].offset : w->b->size;
-		uint64_t end = r->offset + r->csize;
-		if (r->csize < 8 || next + HEADER <= end - 8)
-			continue;
-		uint64_t n = next + HEADER - (end - 8);
-		blob_will_need(w->b, end - 8, n < WINDOW ? n : WINDOW);
-		asked = end - 8 + (n < WINDOW ? n : WINDOW);
-	}
-}
-
-static int land_all(struct walk *w, const struct ord *ord)
-{
-	size_t count = w->t->count;
-	size_t j = 0;           /* the first record past this one's offset */
-	for (size_t k = 0; k < count; k++) {
-		uint64_t off = ord[k].offset;
-		while (j < count && ord[j].offset <= off)
-			j++;
-		uint64_t next = j < count ? ord[j].offset : w->b->size;
+	for (size_t k = 0; k < w->t->count; k++) {
+		const struct fdtbl_entry *r = &w->t->entries[ord[k].record];
 		int rc;
-		if (off >= w->b->size)
+		if (r->offset >= w->b->size) {
 			rc = lose(w, ord[k].record, "lies past the archive's end");
-		else if (k && ord[k - 1].offset == off)
+		} else if (k && ord[k - 1].offset == r->offset) {
 			rc = lose(w, ord[k].record, "has another record's offset");
-		else
-			rc = land(w, ord[k].record, next);
+		} else {
+			struct archive_entry e = { .offset = r->offset,
+						   .record = (int32_t)ord[k].record };
+			fdtbl_gzip_name(r, e.header.name, sizeof e.header.name);
+			e.header.has_name = true;
+			rc = push(w, &e);
+		}
 		if (rc < 0)
 			return rc;
 	}
 	return 0;
 }
 
-/* Where the bytes a landed member accounts for end: its padding's end
- * when its csize held, else its first sector (the rest is scanned). */
-static uint64_t covered_end(const struct fdtbl *t, const struct archive_entry *e)
+/* A table from another archive (another release's executable) lands on
+ * nothing here; its first record, in the sector the probe read, tells. */
+static int first_lands(struct walk *w, struct reason *why)
 {
-	if (e->table & (INDEX_CSIZE | INDEX_UNREAD))
-		return e->offset + SECTOR;
+	if (w->x->count == 0) {
+		reason_set(why, "none of its %zu records lies inside the "
+			 "archive", w->t->count);
+		return -EINVAL;
+	}
+	uint8_t buf[HEADER];
+	const struct archive_entry *e = &w->x->entries[0];
+	ssize_t got = blob_read(w->b, buf, sizeof buf, e->offset);
+	if (got < 0)
+		return (int)got;
+	w->x->bytes_read += (uint64_t)got;
+	struct gzip_header h;
+	if (gzip_parse_header(buf, (size_t)got, &h) < 0) {
+		reason_set(why, "its first record, %s at %" PRIu64 ", opens "
+			 "no gzip member", w->t->entries[e->record].name,
+			 e->offset);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Where the bytes a record accounts for end, as it says (its csize,
+ * padded), or its first sector when that runs into the next record. */
+static uint64_t covered_end(const struct fdtbl *t, const struct archive_entry *e,
+			    uint64_t next)
+{
 	uint64_t end = e->offset + t->entries[e->record].csize;
+	if (end > next)
+		return e->offset + SECTOR;
 	return (end / SECTOR + 1) * SECTOR;
 }
 
@@ -242,18 +268,20 @@ static int by_entry(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Scans every gap between the landed members, then puts all in archive
- * order and gives each its extent. */
+/* Scans every gap between the listed members (in archive order), then
+ * puts all in archive order and gives each its extent. */
 static int fill_gaps(struct walk *w)
 {
 	struct archive_index *x = w->x;
-	size_t landed = x->count;
+	size_t listed = x->count;
 	uint64_t from = 0;
 	int rc = 0;
-	for (size_t i = 0; i < landed && rc == 0; i++) {
+	for (size_t i = 0; i < listed && rc == 0; i++) {
 		uint64_t start = x->entries[i].offset;
 		rc = scan_gap(w, from, start);
-		uint64_t end = covered_end(w->t, &x->entries[i]);
+		uint64_t next = i + 1 < listed ? x->entries[i + 1].offset
+					       : w->b->size;
+		uint64_t end = covered_end(w->t, &x->entries[i], next);
 		if (end > from)
 			from = end;
 	}
@@ -270,34 +298,48 @@ static int fill_gaps(struct walk *w)
 	return 0;
 }
 
-int archive_index_build(const struct blob *b, const struct fdtbl *t,
-			struct archive_index *x, struct reason *why)
+int archive_index_list(const struct blob *b, const struct fdtbl *t,
+		       struct archive_index *x, struct reason *why)
 {
 	memset(x, 0, sizeof *x);
-	struct walk *w = calloc(1, sizeof *w);
-	struct ord *ord = w ? sorted(t) : NULL;
-	if (!ord) {
-		free(w);
+	struct walk w = { .b = b, .t = t, .x = x };
+	struct ord *ord = sorted(t);
+	/* Room for every record at once: growing by doubling copied the
+	 * entries (300 bytes each) over again into fresh pages. */
+	if (!ord || vec_reserve(x->entries, &w.cap, t->count + 1, 256) < 0) {
+		free(ord);
 		return -ENOMEM;
 	}
-	w->b = b;
-	w->t = t;
-	w->x = x;
-	w->have = 0;
-	prefetch(w, ord);
-	int rc = land_all(w, ord);
-	if (rc == 0 && x->count == 0) {
-		reason_set(why, "none of its %zu records lands on a "
-			 "member of the archive", t->count);
-		rc = -EINVAL;
-	}
-	if (rc == 0)
-		rc = fill_gaps(w);
+	int rc = list_records(&w, ord);
 	free(ord);
-	free(w);
+	if (rc == 0)
+		rc = first_lands(&w, why);
+	if (rc == 0)
+		rc = fill_gaps(&w);
 	if (rc < 0)
 		archive_index_free(x);
 	return rc;
+}
+
+int archive_index_build(const struct blob *b, const struct fdtbl *t,
+			struct archive_index *x, struct reason *why)
+{
+	int rc = archive_index_list(b, t, x, why);
+	struct index_window *w = rc == 0 ? malloc(sizeof *w) : NULL;
+	if (rc == 0 && !w) {
+		archive_index_free(x);
+		return -ENOMEM;
+	}
+	if (rc < 0)
+		return rc;
+	w->have = 0;
+	w->bytes_read = 0;
+	archive_index_prefetch(b, t, x->entries, x->count);
+	for (size_t i = 0; i < x->count; i++)
+		archive_index_check(b, t, &x->entries[i], w);
+	x->bytes_read += w->bytes_read;
+	free(w);
+	return 0;
 }
 
 void archive_index_free(struct archive_index *x)
@@ -341,6 +383,11 @@ void archive_index_status(const struct fdtbl *t, const struct archive_entry *e,
 	char want[FDTBL_NAME + 8];
 	fdtbl_gzip_name(r, want, sizeof want);
 	size_t at = 0;
+	if (e->table & INDEX_NO_HEADER)
+		add(out, n, &at, "offset %" PRIu64 " opens no gzip member",
+		    e->offset);
+	if (e->table & INDEX_NO_READ)
+		add(out, n, &at, "offset %" PRIu64 " cannot be read", e->offset);
 	if (e->table & INDEX_NAME)
 		add(out, n, &at, "name %s != %s", want, e->header.name);
 	if (e->table & INDEX_CSIZE)

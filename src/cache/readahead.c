@@ -99,6 +99,14 @@ void readahead_queue(struct readahead *ra, readahead_fn fn, void *arg)
 	pthread_mutex_unlock(&ra->lock);
 }
 
+bool readahead_stopping(struct readahead *ra)
+{
+	pthread_mutex_lock(&ra->lock);
+	bool stopping = ra->stopping;
+	pthread_mutex_unlock(&ra->lock);
+	return stopping;
+}
+
 void readahead_disable(struct readahead *ra)
 {
 	pthread_mutex_lock(&ra->lock);

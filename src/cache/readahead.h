@@ -47,6 +47,9 @@ void readahead_stop(struct readahead *ra);
  * still gets them. */
 void readahead_queue(struct readahead *ra, readahead_fn fn, void *arg);
 
+/* True once readahead_stop was called: a long job ends early. */
+bool readahead_stopping(struct readahead *ra);
+
 /* True on the worker: what it reads must not queue more work, or the
  * reader's pattern would be lost in the worker's own. */
 bool readahead_on_worker(void);

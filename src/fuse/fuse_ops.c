@@ -142,9 +142,12 @@ static void ccsfs_opendir(fuse_req_t req, fuse_ino_t ino,
 	fuse_reply_open(req, fi);
 }
 
-/* Attributes that cost nothing to tell: no producer has to run. */
+/* Attributes that cost nothing to tell: no producer has to run, and no
+ * member's header has to be read (an unsettled node). */
 static bool cheap_attrs(const struct node *n)
 {
+	if (atomic_load(&n->unsettled))
+		return false;
 	return n->type != NODE_FILE || atomic_load(&n->size) != SIZE_UNKNOWN;
 }
 
@@ -169,7 +172,8 @@ static size_t add_entry(fuse_req_t req, struct fs *fs, struct node *dir,
 	if (!plus)
 		return fuse_add_direntry(req, buf, room, name, &e.attr, next);
 	/* With no attributes (e.ino 0) the kernel just lists the name; a
-	 * file's size may need a producer to run, which waits for a stat. */
+	 * file's size may need a producer to run, a folder's mtime its
+	 * member's header to be read: both wait for a stat. */
 	if (next > 2 && cheap_attrs(n))
 		fill_entry(fs, n, &e);
 	return fuse_add_direntry_plus(req, buf, room, name, &e, next);

@@ -151,6 +151,11 @@ void tree_made_opened(struct fs *fs, struct node *n)
 
 int tree_stat(struct fs *fs, struct node *n, struct stat *st)
 {
+	if (atomic_load(&n->unsettled) && fs->settle) {
+		int rc = fs->settle(fs, n);
+		if (rc < 0)
+			return rc;
+	}
 	memset(st, 0, sizeof *st);
 	st->st_ino = n->ino;
 	st->st_uid = fs->uid;

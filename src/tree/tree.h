@@ -60,6 +60,10 @@ struct node {
 	uint64_t ino;
 	uint8_t type;           /* enum node_type */
 	uint8_t file_kind;      /* enum file_kind */
+	/* Listed before its mtime (a folder) or size (a file) is known:
+	 * fs->settle learns them on the first stat, and a listing leaves
+	 * them out.  Cleared once, after they are written. */
+	atomic_bool unsettled;
 	time_t mtime;
 	_Atomic uint64_t size;  /* files; SIZE_UNKNOWN until first made */
 	union {
@@ -115,6 +119,9 @@ struct fs {
 	struct readahead readahead;
 	_Atomic(struct node *) last_made;       /* a reader's last new file */
 	_Atomic(struct node *) last_stat;       /* the last stat that made */
+	/* Learns an unsettled node's attributes and clears n->unsettled; set
+	 * by the view that lists such nodes, before it publishes them. */
+	int (*settle)(struct fs *fs, struct node *n);
 };
 
 int fs_init(struct fs *fs, size_t cache_size);
@@ -184,7 +191,8 @@ int tree_open(struct fs *fs, struct node *n, int *host_fd);
  * hand out the cache's (tree_bytes). */
 bool tree_reads_copy(const struct node *n);
 
-/* Fills st; makes a produced file once to learn its exact size. */
+/* Fills st; settles an unsettled node first; makes a produced file once
+ * to learn its exact size. */
 int tree_stat(struct fs *fs, struct node *n, struct stat *st);
 /* Reads the bytes of a file that is not in the cache (a host file, an
  * image extent, a streamed file) at off; returns the count or a negative

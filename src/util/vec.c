@@ -6,8 +6,11 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "util/vec.h"
+
+#define HUGE_PAGE (2u << 20)
 
 int vec_reserve_(void *array_ptr, size_t size, size_t *cap, size_t need,
 		 size_t first)
@@ -32,4 +35,26 @@ int vec_reserve_(void *array_ptr, size_t size, size_t *cap, size_t need,
 	memcpy(array_ptr, &p, sizeof p);
 	*cap = ncap;
 	return 0;
+}
+
+void *vec_zalloc(size_t n, size_t size)
+{
+	if (size && n > (SIZE_MAX - HUGE_PAGE) / size)
+		return NULL;
+	size_t bytes = n * size;
+	if (bytes == 0)
+		bytes = 1;
+	void *p = NULL;
+#ifdef MADV_HUGEPAGE
+	if (bytes >= HUGE_PAGE / 2) {
+		size_t whole = (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+		if (posix_memalign(&p, HUGE_PAGE, whole) != 0)
+			return NULL;
+		/* A hint: without it the pages are the usual ones. */
+		(void)madvise(p, whole, MADV_HUGEPAGE);
+		memset(p, 0, bytes);
+		return p;
+	}
+#endif
+	return calloc(1, bytes);
 }

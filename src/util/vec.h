@@ -23,4 +23,12 @@ int vec_reserve_(void *array_ptr, size_t size, size_t *cap, size_t need,
 #define vec_reserve(v, cap, need, first) \
 	vec_reserve_(&(v), sizeof *(v), (cap), (need), (first))
 
+/* A zeroed array of n elements of `size` bytes (freed with free), or
+ * NULL.  One of a megabyte or more (a thousand members' records) lies on
+ * transparent huge pages where the kernel allows it: writing one field
+ * of each element touches every page, and in a virtual machine each of
+ * the 4 KiB pages' faults cost more than the listing that needed them
+ * (a first ls of DATA.BIN: 21 ms of CPU against 13 ms). */
+void *vec_zalloc(size_t n, size_t size);
+
 #endif

@@ -15,6 +15,7 @@
 #include "archive/gzip.h"
 #include "util/log.h"
 #include "util/names.h"
+#include "util/vec.h"
 #include "views/member_internal.h"
 
 /* ---- the archive directory ---- */
@@ -52,7 +53,7 @@ static int verify_member(struct fs *fs, struct member *m)
 #define LISTING_FIXED (1 + 6 + 1 + 12 + 1 + 12 + 1 + 12 + 1 + 10 + 1 + 10 + \
 		       1 + 20 + 1)
 
-static uint64_t listing_size(const struct archive_dir *ar)
+uint64_t archive_dir_listing_size(const struct archive_dir *ar)
 {
 	uint64_t n = strlen(LISTING_HEAD);
 	for (size_t i = 0; i < ar->count; i++)
@@ -99,6 +100,7 @@ static int produce_listing(struct fs *fs, struct node *n, uint8_t **data,
 	sb_puts(&sb, LISTING_HEAD);
 	for (size_t i = 0; i < ar->count; i++) {
 		struct member *m = &ar->members[i];
+		member_check(fs, m);
 		int rc = verify_member(fs, m);
 		if (rc < 0) {
 			sb_free(&sb);
@@ -143,36 +145,40 @@ static int by_base(const void *a, const void *b)
 /* A name seen before gets ~2, ~3 in archive order: the names sorted,
  * each repeat numbered by its place among its equals (a thousand
  * members compared with every one before them was a fifth of a first
- * ls). */
+ * ls).  Each base name goes straight to the tree's memory: a scratch
+ * array of the longest name a member was 800 KB of fresh pages, a
+ * tenth of a first ls. */
 static int name_members(struct fs *fs, struct archive_dir *ar)
 {
 	enum { BASE_MAX = GZIP_NAME_MAX * 3 + 32 };
-	size_t n = ar->count ? ar->count : 1;
-	char (*base)[BASE_MAX] = malloc(n * BASE_MAX);
-	struct named *v = malloc(n * sizeof *v);
-	int rc = base && v ? 0 : -ENOMEM;
+	struct named *v = malloc((ar->count ? ar->count : 1) * sizeof *v);
+	int rc = v ? 0 : -ENOMEM;
 	for (size_t i = 0; i < ar->count && rc == 0; i++) {
-		member_base_name(&ar->entries[i], base[i], BASE_MAX);
-		v[i] = (struct named){ base[i], i };
+		char base[BASE_MAX];
+		member_base_name(&ar->entries[i], base, sizeof base);
+		v[i] = (struct named){ fs_strdup(fs, base), i };
+		if (!v[i].base)
+			rc = -ENOMEM;
 	}
 	if (rc == 0)
 		qsort(v, ar->count, sizeof *v, by_base);
 	unsigned seen = 0;
 	for (size_t k = 0; k < ar->count && rc == 0; k++) {
 		seen = k && strcmp(v[k - 1].base, v[k].base) == 0 ? seen + 1 : 1;
-		char name[BASE_MAX + 16];
-		if (seen > 1)
+		struct member *m = &ar->members[v[k].i];
+		if (seen > 1) {
+			char name[BASE_MAX + 16];
 			snprintf(name, sizeof name, "%s~%u", v[k].base, seen);
-		else
-			snprintf(name, sizeof name, "%s", v[k].base);
-		ar->members[v[k].i].name = fs_strdup(fs, name);
-		if (!ar->members[v[k].i].name)
+			m->name = fs_strdup(fs, name);
+		} else {
+			m->name = v[k].base;
+		}
+		if (!m->name)
 			rc = -ENOMEM;
 		if (k + 1 < ar->count)
-			ar->members[v[k].i].next_listed = &ar->members[v[k + 1].i];
+			m->next_listed = &ar->members[v[k + 1].i];
 	}
 	free(v);
-	free(base);
 	return rc;
 }
 
@@ -234,7 +240,7 @@ static int populate_archive(struct fs *fs, struct node *dir)
 			  strerror(-rc));
 		return rc;
 	}
-	ar->members = calloc(ar->count ? ar->count : 1, sizeof *ar->members);
+	ar->members = vec_zalloc(ar->count, sizeof *ar->members);
 	if (!ar->members)
 		return -ENOMEM;
 	for (size_t i = 0; i < ar->count; i++) {
@@ -246,19 +252,31 @@ static int populate_archive(struct fs *fs, struct node *dir)
 		rc = archive_dir_table_text(fs, ar);
 	if (rc < 0)
 		return rc;
+	/* Listed from the table, a member is not checked yet: its folder's
+	 * mtime (its header's) and %members.txt's size (its table column)
+	 * wait for a stat, and the checks run on the worker meanwhile. */
 	struct dir_builder b;
 	dir_builder_init(&b, fs, dir);
 	for (size_t i = 0; i < ar->count; i++) {
 		struct member *m = &ar->members[i];
-		m->dir = dir_add_dir(&b, m->name, m->e->header.mtime,
+		bool checked = atomic_load(&m->checked);
+		m->dir = dir_add_dir(&b, m->name, checked ? m->e->header.mtime
+							  : dir->mtime,
 				     member_populate, m);
+		if (m->dir && !checked)
+			atomic_store(&m->dir->unsettled, true);
 	}
-	struct node *listing = dir_add_made(&b, ARCHIVE_LISTING, dir->mtime,
-					    produce_listing, ar, 0);
-	if (listing)
-		atomic_store(&listing->size, listing_size(ar));
+	ar->listing = dir_add_made(&b, ARCHIVE_LISTING, dir->mtime,
+				   produce_listing, ar, 0);
+	if (ar->listing && atomic_load(&ar->unchecked))
+		atomic_store(&ar->listing->unsettled, true);
+	else if (ar->listing)
+		atomic_store(&ar->listing->size, archive_dir_listing_size(ar));
 	archive_dir_add_categories(&b, ar);
-	return dir_publish(&b);
+	rc = dir_publish(&b);
+	if (rc == 0)
+		archive_dir_check_later(fs, ar);
+	return rc;
 }
 
 bool archive_dir_is(const struct node *dir)
@@ -293,6 +311,7 @@ static struct archive_dir *archive_new(struct fs *fs, const char *path,
 	ar->blob.fd = -1;
 	ar->gi = gi;
 	atomic_init(&ar->last_read, SIZE_MAX);
+	fs->settle = archive_dir_settle;
 	if (blob)
 		ar->blob = *blob;
 	if (!ar->label || fs_on_destroy(fs, archive_free, ar) < 0)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* archive_index.c - an archive folder's members from the game's index:
- * which to use, the table's words on each member, %categories/, and the
+ * which to use, each member checked against its record after the
+ * listing, the table's words on each member, %categories/, and the
  * comparison of the table with a full scan (ccsfs-check). */
 #include "config.h"
 
@@ -26,7 +27,7 @@ static int from_table(struct archive_dir *ar, const struct fdtbl *t,
 {
 	struct archive_index x;
 	struct reason why = { "" };
-	int rc = archive_index_build(&ar->blob, t, &x, &why);
+	int rc = archive_index_list(&ar->blob, t, &x, &why);
 	if (rc < 0) {
 		if (rc == -EINVAL)
 			log_info("%s: members found by the scan; the game's "
@@ -66,14 +67,10 @@ int archive_dir_entries(struct archive_dir *ar)
 
 int archive_dir_table_text(struct fs *fs, struct archive_dir *ar)
 {
+	const struct fdtbl *t = ar->table;
+	size_t unchecked = 0;
 	for (size_t i = 0; i < ar->count; i++) {
 		struct member *m = &ar->members[i];
-		char status[INDEX_STATUS * 2];
-		const struct fdtbl *t = ar->table;
-		if (t)
-			archive_index_status(t, m->e, status, sizeof status);
-		else
-			snprintf(status, sizeof status, "-");
 		char cat[FDTBL_NAME * 3 + 1] = "-";
 		if (t && m->e->record >= 0) {
 			const char *c = t->category[t->entries[m->e->record].category];
@@ -81,13 +78,123 @@ int archive_dir_table_text(struct fs *fs, struct archive_dir *ar)
 				snprintf(cat, sizeof cat, "-");
 		}
 		m->category = fs_strdup(fs, cat);
-		m->table_status = fs_strdup(fs, status);
-		if (!m->category || !m->table_status)
+		if (!m->category)
 			return -ENOMEM;
-		if (m->e->table & ~INDEX_SCAN_ONLY)
-			log_error("%s: %s: the game's index disagrees: %s",
-				  ar->label, m->name, status);
+		if (t && m->e->record >= 0) {
+			unchecked++;
+			continue;
+		}
+		char status[INDEX_STATUS * 2];
+		if (t)
+			archive_index_status(t, m->e, status, sizeof status);
+		else
+			snprintf(status, sizeof status, "-");
+		m->table_status = fs_strdup(fs, status);
+		if (!m->table_status)
+			return -ENOMEM;
+		atomic_store(&m->checked, true);
 	}
+	atomic_store(&ar->unchecked, unchecked);
+	return 0;
+}
+
+/* ---- each member checked against its record, after the listing ---- */
+
+static void check_with(struct fs *fs, struct member *m, struct index_window *w)
+{
+	if (atomic_load(&m->checked))
+		return;
+	struct archive_dir *ar = m->ar;
+	struct archive_entry *at = &ar->entries[m - ar->members];
+	/* offset, extent and record never change: read without the lock. */
+	struct archive_entry e = { .offset = at->offset, .extent = at->extent,
+				   .record = at->record };
+	archive_index_check(&ar->blob, ar->table, &e, w);
+	char status[INDEX_STATUS * 2];
+	archive_index_status(ar->table, &e, status, sizeof status);
+	const char *text = fs_strdup(fs, status);
+	pthread_mutex_lock(&fs->lock);
+	bool first = !atomic_load(&m->checked);
+	if (first) {
+		if (!(e.table & (INDEX_NO_HEADER | INDEX_NO_READ)))
+			at->header = e.header;
+		at->table = e.table;
+		at->tail_isize = e.tail_isize;
+		/* Out of memory: said as the shortest status there is. */
+		m->table_status = text ? text : "-";
+		if (m->dir && !(e.table & (INDEX_NO_HEADER | INDEX_NO_READ)))
+			m->dir->mtime = (time_t)e.header.mtime;
+		if (m->dir)
+			atomic_store(&m->dir->unsettled, false);
+		atomic_store(&m->checked, true);
+		atomic_fetch_sub(&ar->unchecked, 1);
+	}
+	pthread_mutex_unlock(&fs->lock);
+	if (first && e.table)
+		log_error("%s: %s: the game's index disagrees: %s", ar->label,
+			  m->name, status);
+}
+
+void member_check(struct fs *fs, struct member *m)
+{
+	if (atomic_load(&m->checked))
+		return;
+	struct index_window w;
+	w.have = 0;
+	w.bytes_read = 0;
+	check_with(fs, m, &w);
+}
+
+void archive_dir_check_all(struct fs *fs, struct archive_dir *ar)
+{
+	if (!atomic_load(&ar->unchecked))
+		return;
+	struct index_window *w = malloc(sizeof *w);
+	if (!w) {
+		for (size_t i = 0; i < ar->count; i++)
+			member_check(fs, &ar->members[i]);
+		return;
+	}
+	w->have = 0;
+	w->bytes_read = 0;
+	archive_index_prefetch(&ar->blob, ar->table, ar->entries, ar->count);
+	bool worker = readahead_on_worker();
+	for (size_t i = 0; i < ar->count; i++) {
+		if (worker && i % 64 == 0 && readahead_stopping(&fs->readahead))
+			break;
+		check_with(fs, &ar->members[i], w);
+	}
+	free(w);
+}
+
+static void check_job(void *owner, void *arg)
+{
+	archive_dir_check_all(owner, arg);
+}
+
+void archive_dir_check_later(struct fs *fs, struct archive_dir *ar)
+{
+	if (atomic_load(&ar->unchecked))
+		readahead_queue(&fs->readahead, check_job, ar);
+}
+
+int archive_dir_settle(struct fs *fs, struct node *n)
+{
+	struct node *dir = n->parent;
+	if (dir && archive_dir_is(dir)) {
+		struct archive_dir *ar = dir->u.dir.ctx;
+		if (n == ar->listing) {
+			archive_dir_check_all(fs, ar);
+			atomic_store(&n->size, archive_dir_listing_size(ar));
+			atomic_store(&n->unsettled, false);
+			return 0;
+		}
+		if (n->type == NODE_DIR && n->u.dir.populate == member_populate) {
+			member_check(fs, n->u.dir.ctx);
+			return 0;
+		}
+	}
+	atomic_store(&n->unsettled, false);
 	return 0;
 }
 
@@ -99,9 +206,11 @@ static int populate_category(struct fs *fs, struct node *dir)
 	struct dir_builder b;
 	dir_builder_init(&b, fs, dir);
 	for (size_t i = 0; i < ar->count; i++) {
-		const struct member *m = &ar->members[i];
+		struct member *m = &ar->members[i];
 		if (strcmp(m->category, cat) != 0 || m->e->record < 0)
 			continue;
+		/* A link's mtime is its member's header's. */
+		member_check(fs, m);
 		size_t n = strlen(m->name) + 7;
 		char *target = fs_alloc(fs, n);
 		if (!target)
@@ -134,11 +243,13 @@ void archive_dir_add_categories(struct dir_builder *b, struct archive_dir *ar)
 		dir_add_dir(b, CATEGORIES, b->dir->mtime, populate_categories, ar);
 }
 
-void archive_dir_check_inflated(struct member *m, int rc,
+void archive_dir_check_inflated(struct fs *fs, struct member *m, int rc,
 				const struct gzip_result *gz)
 {
 	const struct fdtbl *t = m->ar->table;
 	char what[INDEX_STATUS];
+	if (t)
+		member_check(fs, m);    /* what the header check already said */
 	if (!t || rc < 0 || !archive_index_inflated(t, m->e, gz, what,
 						    sizeof what))
 		return;
@@ -229,6 +340,7 @@ int archive_dir_table_check(struct fs *fs, struct node *dir,
 	struct archive_dir *ar = c.ar;
 	if (!ar->table || !ar->members)
 		return 0;
+	archive_dir_check_all(fs, ar);
 	const struct fdtbl *t = ar->table;
 	for (size_t i = 0; i < ar->nlost; i++) {
 		const struct fdtbl_entry *r = &t->entries[ar->lost[i].record];

@@ -48,7 +48,7 @@ void member_record_outcome(struct fs *fs, struct member *m, int rc,
 		log_error("%s: member %s at byte %" PRIu64 ": %s", m->ar->label,
 			  m->name, m->e->offset, r->error.text);
 	if (first)
-		archive_dir_check_inflated(m, rc, r);
+		archive_dir_check_inflated(fs, m, rc, r);
 }
 
 static int member_fill(void *ctx, uint8_t **data, size_t *len)
@@ -432,6 +432,7 @@ static int add_objects(struct fs *fs, struct member *m, struct dir_builder *b,
 int member_populate(struct fs *fs, struct node *dir)
 {
 	struct member *m = dir->u.dir.ctx;
+	member_check(fs, m);    /* its files take its header's mtime */
 	time_t t = m->e->header.mtime;
 	struct cache_ref ref;
 	int rc = member_bytes(fs, m, &ref);

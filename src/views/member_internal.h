@@ -43,11 +43,14 @@ struct member {
 	struct member *setup;
 	uint32_t *setup_object_of;
 	const char *frames_problems;
-	/* The game's index: the member's category ("-" without one) and
-	 * what the table says of it (archive_index_status), fixed when the
-	 * archive is listed. */
+	/* The game's index: the member's category ("-" without one), fixed
+	 * when the archive is listed, and what the table says of it
+	 * (archive_index_status), once checked: e's header, table bits and
+	 * tail_isize are written once, under fs->lock, before `checked`;
+	 * read them only after member_check. */
 	const char *category;
 	const char *table_status;
+	atomic_bool checked;
 	atomic_bool table_logged;       /* a disagreement inflation found */
 };
 
@@ -66,17 +69,31 @@ struct archive_dir {
 	const struct fdtbl *table;      /* when the members came from it */
 	struct index_lost *lost;        /* its records that name no member */
 	size_t nlost;
+	_Atomic size_t unchecked;       /* members member_check has not done */
+	struct node *listing;           /* %members.txt */
 };
 
 /* The game's index (archive_index.c): the members from the table when
  * it describes the archive, else from the scan, one log line saying why. */
 int archive_dir_entries(struct archive_dir *ar);
-/* Each member's category and table status; 0 or -ENOMEM. */
+/* Each member's category, and its table status when known without a
+ * check; 0 or -ENOMEM. */
 int archive_dir_table_text(struct fs *fs, struct archive_dir *ar);
+/* Checks m against its record unless done (one header and one trailer
+ * read), logs a disagreement once and settles its folder's mtime. */
+void member_check(struct fs *fs, struct member *m);
+/* Every member checked; on the worker, stops early at unmount. */
+void archive_dir_check_all(struct fs *fs, struct archive_dir *ar);
+/* After listing from the table: the checks queued on the worker. */
+void archive_dir_check_later(struct fs *fs, struct archive_dir *ar);
+/* fs->settle for a listed member's folder and %members.txt. */
+int archive_dir_settle(struct fs *fs, struct node *n);
+/* %members.txt's size: every member's table status must be known. */
+uint64_t archive_dir_listing_size(const struct archive_dir *ar);
 /* %categories/, when the members came from the table. */
 void archive_dir_add_categories(struct dir_builder *b, struct archive_dir *ar);
 /* Logs, once, what inflating m found that disagrees with its record. */
-void archive_dir_check_inflated(struct member *m, int rc,
+void archive_dir_check_inflated(struct fs *fs, struct member *m, int rc,
 				const struct gzip_result *gz);
 
 /* Keeps what inflating m gave: rc, and the gzip checks' result. */

@@ -197,7 +197,8 @@ static void usage(FILE *to)
 	      "--exes also writes broken copies of SLUS_202.67 to EXEDIR:\n"
 	      "stripped, usize (one record's usize wrong), noend (tables\n"
 	      "without their end), garbage (noise after the ELF magic),\n"
-	      "missing (no record for the member empty)\n", to);
+	      "missing (no record for the member empty), name (fld000's\n"
+	      "record named FLX000.CCS)\n", to);
 }
 
 static unsigned long parse_number(const char *s, const char *what,

@@ -89,6 +89,9 @@ static size_t put_table(uint8_t *seg, const struct exe_index *x,
 		    (v == EXE_MISSING && !strcmp(m->fname, "empty.cmp")))
 			continue;
 		record_name(m->fname, (char *)seg + at);
+		/* The wrong name: FLX000.CCS for fld000.cmp. */
+		if (v == EXE_WRONG_NAME && !strcmp(m->fname, "fld000.cmp"))
+			seg[at + 2] = 'X';
 		w32(seg + at + 32, (uint32_t)(m->offset - base));
 		w32(seg + at + 36, (uint32_t)m->length);
 		/* The wrong usize: the first pc member's, one too many. */
@@ -177,21 +180,21 @@ void write_exe(const char *path, const struct exe_index *x,
 }
 
 /* The good executable as SLUS_202.67 and, with vdir, the broken ones as
- * VDIR/stripped, usize, noend, garbage and missing (no record for the
- * member empty.cmp). */
+ * VDIR/stripped, usize, noend, garbage, missing (no record for the
+ * member empty.cmp) and name (fld000.cmp's record named FLX000.CCS). */
 void write_exes(const char *dir, const char *vdir, struct exe_index *x)
 {
 	char *p = xasprintf("%s/SLUS_202.67", dir);
 	write_exe(p, x, EXE_GOOD);
 	free(p);
 	static const char *const vname[] = { "stripped", "usize", "noend",
-					     "garbage", "missing" };
+					     "garbage", "missing", "name" };
 	static const enum exe_variant vv[] = { EXE_STRIPPED, EXE_WRONG_USIZE,
 					       EXE_NO_END, EXE_GARBAGE,
-					       EXE_MISSING };
+					       EXE_MISSING, EXE_WRONG_NAME };
 	if (vdir) {
 		make_dirs(vdir);
-		for (size_t i = 0; i < 5; i++) {
+		for (size_t i = 0; i < sizeof vv / sizeof vv[0]; i++) {
 			p = xasprintf("%s/%s", vdir, vname[i]);
 			write_exe(p, x, vv[i]);
 			free(p);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* test_index.c - DATA.BIN's members from a table: records checked at
- * both ends of their member, gaps scanned, lost records kept apart,
- * and SYSTEM.CNF's BOOT2 line. */
+/* test_index.c - DATA.BIN's members from a table: listed from the records
+ * alone, each checked at both ends of its member, gaps scanned, lost
+ * records kept apart, and SYSTEM.CNF's BOOT2 line. */
 #include "config.h"
 
 #include <errno.h>
@@ -169,6 +169,64 @@ static void gaps_and_lost_records(void **state)
 	unmake(&f);
 }
 
+/* The listing reads the first record's header and no member more, names
+ * each member as its record does and leaves the checks undone; checking
+ * each then gives what the build gives. */
+static void listing_reads_no_member(void **state)
+{
+	(void)state;
+	struct fixture f;
+	make(&f);
+	strcpy(f.t.entries[3].name, "FLD001.CCS");
+	f.t.entries[1].usize += 1;
+	struct archive_index x, full;
+	struct reason why = { "" };
+	assert_int_equal(archive_index_list(&f.b, &f.t, &x, &why), 0);
+	assert_int_equal(x.count, N);
+	assert_true(x.bytes_read <= 10 + GZIP_NAME_MAX + 1);
+	assert_string_equal(x.entries[3].header.name, "fld001.cmp");
+	build(&f, &full, 0);
+	struct index_window w = { .have = 0 };
+	for (size_t i = 0; i < N; i++) {
+		assert_int_equal(x.entries[i].table, 0);
+		assert_int_equal(x.entries[i].extent, full.entries[i].extent);
+		archive_index_check(&f.b, &f.t, &x.entries[i], &w);
+		assert_int_equal(x.entries[i].table, full.entries[i].table);
+		assert_string_equal(x.entries[i].header.name,
+				    full.entries[i].header.name);
+	}
+	assert_int_equal(x.entries[1].table, INDEX_USIZE);
+	assert_int_equal(x.entries[3].table, INDEX_NAME);
+	assert_string_equal(x.entries[3].header.name, "fld000.cmp");
+	archive_index_free(&x);
+	archive_index_free(&full);
+	unmake(&f);
+}
+
+/* A record inside another member lists (the table alone cannot tell);
+ * its check says it opens no gzip member. */
+static void record_on_no_header(void **state)
+{
+	(void)state;
+	struct fixture f;
+	make(&f);
+	f.t.entries[2].offset += 2048;
+	struct archive_index x;
+	build(&f, &x, 0);
+	size_t k = 0;
+	while (k < x.count && x.entries[k].record != 2)
+		k++;
+	assert_true(k < x.count);
+	assert_int_equal(x.entries[k].table, INDEX_NO_HEADER);
+	char st[INDEX_STATUS], want[INDEX_STATUS];
+	archive_index_status(&f.t, &x.entries[k], st, sizeof st);
+	snprintf(want, sizeof want, "offset %llu opens no gzip member",
+		 (unsigned long long)f.t.entries[2].offset);
+	assert_string_equal(st, want);
+	archive_index_free(&x);
+	unmake(&f);
+}
+
 static void no_record_lands(void **state)
 {
 	(void)state;
@@ -206,6 +264,8 @@ int main(void)
 		cmocka_unit_test(good_table_is_the_scan),
 		cmocka_unit_test(disagreements_are_named),
 		cmocka_unit_test(gaps_and_lost_records),
+		cmocka_unit_test(listing_reads_no_member),
+		cmocka_unit_test(record_on_no_header),
 		cmocka_unit_test(no_record_lands),
 		cmocka_unit_test(boot_path),
 	};
