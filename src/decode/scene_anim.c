@@ -153,13 +153,13 @@ static void field_channel(struct anim *a, uint32_t node, unsigned path,
 static void object_channels(struct anim *a, const struct anime_record *r)
 {
 	struct anime_controller c;
-	const struct pose *p = &a->b->pose;
+	const struct scene_part *main = scene_main(a->b);
 	if (anime_controller_parse(r->kind, r->p, r->len, &c, NULL) < 0)
 		return;
-	uint32_t node = pose_node_of_target(p, c.target);
+	uint32_t node = pose_node_of_target(&main->pose, c.target);
 	if (node == POSE_NONE)
 		return;
-	uint32_t g = gnode_of_pose(node);
+	uint32_t g = gnode_of_pose(main, node);
 	for (unsigned i = 0; i < c.field_count; i++)
 		for (unsigned path = 0; path < 3; path++) {
 			static const char *const field[3] = { "position",
@@ -254,10 +254,17 @@ static void f_obj_key(struct anim *a, const struct anime_record *r)
 	if (a->cutscene && r->len >= 52 &&
 	    (!(rd_f32le(r->p + 44) > 0) || !(rd_u32le(r->p + 48) & 1)))
 		k.s[0] = k.s[1] = k.s[2] = 0;
-	uint32_t n = pose_node_of_target(&a->b->pose, object);
-	if (n == POSE_NONE)
+	/* A cutscene's record names an object of its scene file, which
+	 * any part may define; an Anime chunk's, one of the main file. */
+	const struct scene_build *b = a->b;
+	if (a->cutscene)
+		k.node = object < b->frames->s->object_count
+			 ? b->frame_gnode[object] : GNONE;
+	else
+		k.node = gnode_of_pose(scene_main(b), pose_node_of_target(
+				       &scene_main(b)->pose, object));
+	if (k.node == GNONE || k.node == ROOT_NODE)
 		return;
-	k.node = gnode_of_pose(n);
 	push_key(a, &k);
 }
 
@@ -422,8 +429,8 @@ static int add_cameras(struct scene_build *b)
 	struct anim a = { .b = b, .cam_node_of = b->cam_node_of };
 	if (b->frames)
 		scene_walk_records(b, FRAME_SECTION, anim_record_camera, &a);
-	for (uint32_t i = 0; !b->frames && i < b->pose.anime_count; i++)
-		scene_walk_anime(b, b->pose.animes[i], anim_record_camera, &a);
+	for (uint32_t i = 0; !b->frames && i < scene_main(b)->pose.anime_count; i++)
+		scene_walk_anime(b, scene_main(b)->pose.animes[i], anim_record_camera, &a);
 	/* Each camera node once, in the order its objects were met. */
 	for (uint32_t o = 0; o < s->object_count; o++) {
 		uint32_t g = b->cam_node_of[o];
@@ -457,7 +464,7 @@ int scene_add_animations(struct scene_build *b)
 		add_animation(b, FRAME_SECTION, b->cam_node_of);
 		return b->failed ? -ENOMEM : 0;
 	}
-	for (uint32_t i = 0; i < b->pose.anime_count && !b->failed; i++)
-		add_animation(b, b->pose.animes[i], b->cam_node_of);
+	for (uint32_t i = 0; i < scene_main(b)->pose.anime_count && !b->failed; i++)
+		add_animation(b, scene_main(b)->pose.animes[i], b->cam_node_of);
 	return b->failed ? -ENOMEM : 0;
 }
