@@ -51,6 +51,15 @@ struct cam_key {
 static const char *const paths[4] = { "translation", "rotation", "scale",
 				      "weights" };
 
+/* glTF's vertical field of view, in radians, of F_Camera's horizontal
+ * one in degrees (45 when it is not one) on a 4:3 picture. */
+static float yfov_of(float hfov)
+{
+	if (!(hfov > 0 && hfov < 180))
+		hfov = 45;
+	return (float)(2 * atan(tan(hfov * 3.14159265358979 / 360) / ASPECT));
+}
+
 /* A channel of n keys; weights: `targets` scalars a key. */
 static void add_channel_n(struct anim *a, uint32_t node, unsigned path,
 			  const float *times, const float *values, uint32_t n,
@@ -78,6 +87,33 @@ static void add_channel(struct anim *a, uint32_t node, unsigned path,
 			bool step)
 {
 	add_channel_n(a, node, path, times, values, n, step, 0);
+}
+
+/* A camera's field of view, which core glTF cannot animate: a STEP
+ * channel of KHR_animation_pointer on its yfov, only when the keys
+ * change it (doc/formats/scene-glb.md, Cameras and lights). */
+static void fov_channel(struct anim *a, uint32_t node, const float *times,
+			const float *yfov, uint32_t n)
+{
+	struct scene_build *b = a->b;
+	uint32_t camera = b->nodes[node].camera, k = 1;
+	while (k < n && yfov[k] == yfov[0])
+		k++;
+	if (camera == GNONE || k == n)
+		return;
+	uint32_t in = glb_floats(&b->g, times, n, 1, true, 0);
+	uint32_t out = glb_floats(&b->g, yfov, n, 1, false, 0);
+	if (a->sampler_count) {
+		sb_puts(&a->samplers, ",");
+		sb_puts(&a->channels, ",");
+	}
+	sb_printf(&a->samplers, "{\"input\":%" PRIu32 ",\"output\":%" PRIu32
+		  ",\"interpolation\":\"STEP\"}", in, out);
+	sb_printf(&a->channels, "{\"sampler\":%" PRIu32 ",\"target\":{"
+		  "\"path\":\"pointer\",\"extensions\":{"
+		  "\"KHR_animation_pointer\":{\"pointer\":\"/cameras/%" PRIu32
+		  "/perspective/yfov\"}}}}", a->sampler_count++, camera);
+	b->pointer_used = true;
 }
 
 /* F_Morpher records: STEP weights on every node of the base's mesh. */
@@ -225,14 +261,13 @@ static void anim_record_camera(const struct anime_record *r, void *arg)
  * the field of view). */
 static void put_camera(struct scene_build *b, uint32_t g, const struct cam_key *k)
 {
-	float hfov = k && k->fov > 0 && k->fov < 180 ? k->fov : 45;
-	double yfov = 2 * atan(tan(hfov * 3.14159265358979 / 360) / ASPECT);
+	float yfov = yfov_of(k ? k->fov : 45);
 	struct strbuf *o = &b->cameras.text;
 	b->nodes[g].camera = glb_item(&b->cameras);
 	sb_puts(o, "{\"name\":");
 	json_string(o, b->nodes[g].name);
 	sb_puts(o, ",\"type\":\"perspective\",\"perspective\":{\"yfov\":");
-	json_float(o, (float)yfov);
+	json_float(o, yfov);
 	sb_puts(o, ",\"aspectRatio\":");
 	json_float(o, (float)ASPECT);
 	sb_puts(o, ",\"znear\":1}}");
@@ -282,11 +317,12 @@ static void anim_record_controllers(const struct anime_record *r, void *arg)
 		object_channels(arg, r);
 }
 
-/* Key `kept` of a group: the record's place. */
-static void put_key(float *v[3], uint32_t kept, const struct cam_key *k)
+/* Key `kept` of a group: the record's place (and a camera's yfov). */
+static void put_key(float *v[4], uint32_t kept, const struct cam_key *k)
 {
 	memcpy(v[0] + 3 * kept, k->t, sizeof k->t);
 	memcpy(v[2] + 3 * kept, k->s, sizeof k->s);
+	v[3][kept] = yfov_of(k->fov);
 	if (k->camera)
 		quat_of_camera(k->r, v[1] + 4 * kept);
 	else
@@ -298,7 +334,7 @@ static void put_key(float *v[3], uint32_t kept, const struct cam_key *k)
  * hidden before its first record, and its channels end at the last
  * frame.  Returns how many keys; times and v have room for n + 2. */
 static uint32_t group_keys(const struct anim *a, size_t i, float *times,
-			   float *v[3])
+			   float *v[4])
 {
 	uint32_t node = a->keys[i].node, kept = 0, last = 0;
 	bool camera = a->keys[i].camera;
@@ -322,8 +358,8 @@ static uint32_t group_keys(const struct anim *a, size_t i, float *times,
 	 * cutscene. */
 	if (a->cutscene && kept && last < a->end_frame) {
 		times[kept] = (float)a->end_frame / FPS;
-		for (unsigned path = 0; path < 3; path++) {
-			unsigned n = path == 1 ? 4 : 3;
+		for (unsigned path = 0; path < 4; path++) {
+			unsigned n = path == 1 ? 4 : path == 3 ? 1 : 3;
 			memcpy(v[path] + n * kept, v[path] + n * (kept - 1),
 			       n * sizeof(float));
 		}
@@ -338,10 +374,11 @@ static void step_channels(struct anim *a)
 {
 	size_t n = a->key_count;
 	float *times = malloc((n + 2) * sizeof *times);
-	float *v[3] = { malloc((n + 2) * 3 * sizeof(float)),
+	float *v[4] = { malloc((n + 2) * 3 * sizeof(float)),
 			malloc((n + 2) * 4 * sizeof(float)),
-			malloc((n + 2) * 3 * sizeof(float)) };
-	bool ok = times && v[0] && v[1] && v[2];
+			malloc((n + 2) * 3 * sizeof(float)),
+			malloc((n + 2) * sizeof(float)) };
+	bool ok = times && v[0] && v[1] && v[2] && v[3];
 	for (size_t i = 0; ok && i < n; i++) {
 		uint32_t node = a->keys[i].node;
 		bool camera = a->keys[i].camera;
@@ -352,11 +389,13 @@ static void step_channels(struct anim *a)
 			a->used[3 * node + path] = 1;
 			add_channel(a, node, path, times, v[path], kept, true);
 		}
+		if (camera)
+			fov_channel(a, node, times, v[3], kept);
 	}
 	if (!ok)
 		a->b->failed = true;
 	free(times);
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < 4; i++)
 		free(v[i]);
 }
 

@@ -368,13 +368,22 @@ static void put_asset(struct strbuf *o, const struct scene_build *b)
 	sb_puts(o, ",\"left_out\":[");
 	sb_append(o, b->left_out.data, b->left_out.len);
 	sb_puts(o, "]}}");
-	if (b->unlit_used || b->lights_used) {
-		sb_puts(o, ",\"extensionsUsed\":[");
-		sb_puts(o, b->unlit_used ? "\"KHR_materials_unlit\"" : "");
-		sb_puts(o, b->unlit_used && b->lights_used ? "," : "");
-		sb_puts(o, b->lights_used ? "\"KHR_lights_punctual\"" : "");
+	/* Used, never required: a reader without one still shows the
+	 * scene, less that extension's part. */
+	const char *used[3] = {
+		b->unlit_used ? "KHR_materials_unlit" : NULL,
+		b->lights_used ? "KHR_lights_punctual" : NULL,
+		b->pointer_used ? "KHR_animation_pointer" : NULL,
+	};
+	bool any = false;
+	for (size_t i = 0; i < sizeof used / sizeof used[0]; i++)
+		if (used[i]) {
+			sb_printf(o, "%s\"%s\"", any ? "," :
+				  ",\"extensionsUsed\":[", used[i]);
+			any = true;
+		}
+	if (any)
 		sb_puts(o, "]");
-	}
 }
 
 static void put_document(struct strbuf *o, const struct scene_build *b)

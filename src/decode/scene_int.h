@@ -77,7 +77,7 @@ struct scene_build {
 	struct scene_morph *morph;      /* one per morphs.m */
 	uint32_t disagreeing;           /* skin vertices (see scene_gltf.h) */
 	struct strbuf left_out;         /* JSON strings: what was left out */
-	bool unlit_used, lights_used;
+	bool unlit_used, lights_used, pointer_used;
 	bool failed;
 };
 
