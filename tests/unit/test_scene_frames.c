@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* test_scene_frames.c - a cutscene's frame section as scene.glb reads it:
  * records with their frames, a Top that goes back, objects translated to
- * the setup file's, and the lines of what is left out. */
+ * the setup file's, the lines of what is left out, and a GLB made of a
+ * setup file and a common setup file. */
 #include "config.h"
 
 #include <errno.h>
@@ -227,6 +228,99 @@ static void test_common_sources(void **state)
 	unwalk(&setup);
 }
 
+/* A common setup file: OBJ_far (no model, named by no scene), its child
+ * OBJ_gull (MDL_gull) and OBJ_unused (MDL_unused), objects 1 to 5 in
+ * this order, then the mmats' names. */
+static const char *const common_names[8] = {
+	"", "OBJ_far", "OBJ_gull", "MDL_gull", "OBJ_unused", "MDL_unused",
+	"MDL_gull_0", "MDL_unused_0" };
+
+static void common_file(struct walked *f)
+{
+	struct ccsw *w = ccsw_new("str8000e", 0x100);
+	uint32_t file = ccsw_file(w, " c:\\str\\str8000.max");
+	uint32_t id[8];
+	for (uint32_t i = 1; i < 8; i++)
+		id[i] = ccsw_object_str(w, common_names[i], file);
+	ccsw_setup(w);
+	for (uint32_t m = 0; m < 2; m++) {
+		struct ccsw_mmat mm = { .name = id[6 + m], .vertices = 6,
+					.seed = 5 + m };
+		struct ccsw_model model = { .object = id[3 + 2 * m],
+			.vertex_scale = 1.0f, .mtype = 1, .mmat_count = 1,
+			.mmats = &mm, .size_field = CCSW_SIZE_AUTO };
+		ccsw_model(w, &model);
+	}
+	ccsw_obj(w, id[1], 0, 0, 0);
+	ccsw_obj(w, id[2], id[1], id[3], 0);
+	ccsw_obj(w, id[4], 0, id[5], 0);
+	ccsw_frame(w, 1);
+	ccsw_end(w);
+	walk(w, f);
+}
+
+static const char *setup_name(void *ctx, uint32_t i)
+{
+	static const char *const names[3] = { "", "CAM_main", "OBJ_kite" };
+	(void)ctx;
+	return i < 3 ? names[i] : NULL;
+}
+
+static const char *common_name(void *ctx, uint32_t i)
+{
+	(void)ctx;
+	return i < 8 ? common_names[i] : NULL;
+}
+
+/* The GLB of the pair and the common file: the ghost's records move
+ * the common file's OBJ_gull, which comes with its mesh below the root
+ * (its parent OBJ_far is named by no scene object), and nothing of
+ * OBJ_unused.  A definition that points past the sources or their
+ * objects is passed over. */
+static void test_cutscene_of_two_files(void **state)
+{
+	(void)state;
+	struct walked setup, common, sc;
+	setup_file(&setup);
+	common_file(&common);
+	scene_file(&sc, false);
+	const struct scene_source src[2] = {
+		{ &setup.s, setup.bytes, setup.len, NULL, setup_name },
+		{ &common.s, common.bytes, common.len, NULL, common_name } };
+	const struct scene_def defs[2][4] = {
+		{ NOWHERE, { 0, 2 }, { 1, 2 }, { 0, 1 } },
+		{ NOWHERE, { 5, 2 }, { 1, 9999 }, { 0, 1 } } };
+	for (int k = 0; k < 2; k++) {
+		struct scene_frames f = { &sc.s, sc.bytes, sc.len, defs[k],
+					  NULL, NULL, NULL };
+		uint8_t *out;
+		size_t len;
+		assert_int_equal(scene_glb_cutscene(src, 2, "test", &f, &out,
+						    &len), 0);
+		assert_true(len > 20 && !memcmp(out, "glTF", 4));
+		uint32_t jlen = rd_u32le(out + 12);
+		const char *j = (const char *)out + 20;
+		const char *gull = "{\"name\":\"OBJ_gull\",\"mesh\":0}";
+		assert_true(!memmem(j, jlen, gull, strlen(gull)) == (k == 1));
+		assert_true(!memmem(j, jlen, "\"MDL_gull\"", 10) == (k == 1));
+		assert_null(memmem(j, jlen, "OBJ_unused", 10));
+		assert_null(memmem(j, jlen, "OBJ_far", 7));
+		if (k == 0)     /* the root's children: kite, gull, camera */
+			assert_non_null(memmem(j, jlen, "\"children\":[1,2,3]",
+					       18));
+		free(out);
+	}
+	struct scene_frames f = { &sc.s, sc.bytes, sc.len, def_of, NULL,
+				  NULL, NULL };
+	uint8_t *out = NULL;
+	size_t len = 0;
+	assert_int_equal(scene_glb_cutscene(src, 0, "test", &f, &out, &len),
+			 -EINVAL);
+	unwalk(&sc);
+	unwalk(&common);
+	unwalk(&setup);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -234,6 +328,7 @@ int main(void)
 		cmocka_unit_test(test_problems),
 		cmocka_unit_test(test_problem_names),
 		cmocka_unit_test(test_common_sources),
+		cmocka_unit_test(test_cutscene_of_two_files),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
