@@ -368,18 +368,31 @@ static uint32_t group_keys(const struct anim *a, size_t i, float *times,
 	return kept;
 }
 
+/* The most keys one node has: a group's room, not the whole list's. */
+static size_t largest_group(const struct anim *a)
+{
+	uint32_t nodes = a->b->node_count;
+	uint32_t *count = calloc((size_t)nodes + 1, sizeof *count);
+	size_t most = 0;
+	for (size_t i = 0; count && i < a->key_count; i++)
+		if (a->keys[i].node < nodes && ++count[a->keys[i].node] > most)
+			most = count[a->keys[i].node];
+	free(count);
+	return count ? most : a->key_count;
+}
+
 /* Records as STEP channels, one group of keys per node.  They take the
  * node's paths before its controllers can. */
 static void step_channels(struct anim *a)
 {
-	size_t n = a->key_count;
+	size_t n = largest_group(a);
 	float *times = malloc((n + 2) * sizeof *times);
 	float *v[4] = { malloc((n + 2) * 3 * sizeof(float)),
 			malloc((n + 2) * 4 * sizeof(float)),
 			malloc((n + 2) * 3 * sizeof(float)),
 			malloc((n + 2) * sizeof(float)) };
 	bool ok = times && v[0] && v[1] && v[2] && v[3];
-	for (size_t i = 0; ok && i < n; i++) {
+	for (size_t i = 0; ok && i < a->key_count; i++) {
 		uint32_t node = a->keys[i].node;
 		bool camera = a->keys[i].camera;
 		if (a->used[3 * node])
@@ -410,13 +423,31 @@ static void hide_unplaced(struct anim *a)
 			memset(b->nodes[g].s, 0, sizeof b->nodes[g].s);
 }
 
+static void count_key_record(const struct anime_record *r, void *arg)
+{
+	if (r->kind == CCSF_F_OBJ || r->kind == KIND_F_CAMERA)
+		(*(size_t *)arg)++;
+}
+
+/* Room for a key per F_Obj and F_Camera record, counted first: growing
+ * a 10-minute cutscene's keys by doubling held the old array and the new
+ * at once, and left up to half the new one unused. */
+static void *reserve_keys(struct anim *a, uint32_t chunk)
+{
+	size_t n = 0;
+	scene_walk_records(a->b, chunk, count_key_record, &n);
+	a->key_cap = n ? n : 1;
+	return a->keys = malloc(a->key_cap * sizeof *a->keys);
+}
+
 static void add_animation(struct scene_build *b, uint32_t chunk,
 			  uint32_t *cam_node_of)
 {
 	struct anim a = { .b = b, .cam_node_of = cam_node_of,
 			  .cutscene = chunk == FRAME_SECTION };
 	a.used = calloc((size_t)b->node_count * 3 + 3, 1);
-	if (!a.used) {
+	if (!a.used || !reserve_keys(&a, chunk)) {
+		free(a.used);
 		b->failed = true;
 		return;
 	}

@@ -74,7 +74,7 @@ check "Blender imports $c/scene.glb: a mesh, $nodes bones, an image, a $frames-f
 # MPH_ribbon's F_Morpher records (frames 6, 16, ...: MDL_tgtA at
 # frame % 30 / 30, MDL_tgtB at 0.5) are its base's shape keys.  Two of
 # the five meshes are the common setup file str8000e's: OBJ_cmn_gull,
-# whose records (frames 4, 7, 10, ...) put it at (-8, 3, frame / 4),
+# whose records (frames 7, 13, 19, ...) put it at (-8, 3, frame / 4),
 # and its child OBJ_cmn_wing.  The camera's fov animation
 # (KHR_animation_pointer) is not Blender 3.4's to read; it still imports
 # the rest.
@@ -84,7 +84,7 @@ check "Blender imports the cutscene: its five objects (two from str8000e), a 60-
 	camera_at=25,0,-100,20,90,0,22 camera_at=59,0,-100,20,90,0,52 \
 	shape_keys=2 shape_key_curves=2 key=5,MDL_tgtB,0 key=6,MDL_tgtB,0.5 \
 	key=17,MDL_tgtA,0.5333 key=26,MDL_tgtA,0.8667 \
-	object_at=7,OBJ_cmn_gull,-8,3,1.75 object_at=16,OBJ_cmn_gull,-8,3,4 \
+	object_at=7,OBJ_cmn_gull,-8,3,1.75 object_at=16,OBJ_cmn_gull,-8,3,3.25 \
 	object_at=31,OBJ_cmn_gull,-8,3,7.75
 check_fails "... and the check fails on the gull a frame early" \
 	blend "$cut/scene.glb" object_at=30,OBJ_cmn_gull,-8,3,7.75
