@@ -51,6 +51,15 @@ struct cam_key {
 static const char *const paths[4] = { "translation", "rotation", "scale",
 				      "weights" };
 
+/* glTF's vertical field of view, in radians, of F_Camera's horizontal
+ * one in degrees (45 when it is not one) on a 4:3 picture. */
+static float yfov_of(float hfov)
+{
+	if (!(hfov > 0 && hfov < 180))
+		hfov = 45;
+	return (float)(2 * atan(tan(hfov * 3.14159265358979 / 360) / ASPECT));
+}
+
 /* A channel of n keys; weights: `targets` scalars a key. */
 static void add_channel_n(struct anim *a, uint32_t node, unsigned path,
 			  const float *times, const float *values, uint32_t n,
@@ -78,6 +87,33 @@ static void add_channel(struct anim *a, uint32_t node, unsigned path,
 			bool step)
 {
 	add_channel_n(a, node, path, times, values, n, step, 0);
+}
+
+/* A camera's field of view, which core glTF cannot animate: a STEP
+ * channel of KHR_animation_pointer on its yfov, only when the keys
+ * change it (doc/formats/scene-glb.md, Cameras and lights). */
+static void fov_channel(struct anim *a, uint32_t node, const float *times,
+			const float *yfov, uint32_t n)
+{
+	struct scene_build *b = a->b;
+	uint32_t camera = b->nodes[node].camera, k = 1;
+	while (k < n && yfov[k] == yfov[0])
+		k++;
+	if (camera == GNONE || k == n)
+		return;
+	uint32_t in = glb_floats(&b->g, times, n, 1, true, 0);
+	uint32_t out = glb_floats(&b->g, yfov, n, 1, false, 0);
+	if (a->sampler_count) {
+		sb_puts(&a->samplers, ",");
+		sb_puts(&a->channels, ",");
+	}
+	sb_printf(&a->samplers, "{\"input\":%" PRIu32 ",\"output\":%" PRIu32
+		  ",\"interpolation\":\"STEP\"}", in, out);
+	sb_printf(&a->channels, "{\"sampler\":%" PRIu32 ",\"target\":{"
+		  "\"path\":\"pointer\",\"extensions\":{"
+		  "\"KHR_animation_pointer\":{\"pointer\":\"/cameras/%" PRIu32
+		  "/perspective/yfov\"}}}}", a->sampler_count++, camera);
+	b->pointer_used = true;
 }
 
 /* F_Morpher records: STEP weights on every node of the base's mesh. */
@@ -153,13 +189,13 @@ static void field_channel(struct anim *a, uint32_t node, unsigned path,
 static void object_channels(struct anim *a, const struct anime_record *r)
 {
 	struct anime_controller c;
-	const struct pose *p = &a->b->pose;
+	const struct scene_part *main = scene_main(a->b);
 	if (anime_controller_parse(r->kind, r->p, r->len, &c, NULL) < 0)
 		return;
-	uint32_t node = pose_node_of_target(p, c.target);
+	uint32_t node = pose_node_of_target(&main->pose, c.target);
 	if (node == POSE_NONE)
 		return;
-	uint32_t g = gnode_of_pose(node);
+	uint32_t g = gnode_of_pose(main, node);
 	for (unsigned i = 0; i < c.field_count; i++)
 		for (unsigned path = 0; path < 3; path++) {
 			static const char *const field[3] = { "position",
@@ -225,14 +261,13 @@ static void anim_record_camera(const struct anime_record *r, void *arg)
  * the field of view). */
 static void put_camera(struct scene_build *b, uint32_t g, const struct cam_key *k)
 {
-	float hfov = k && k->fov > 0 && k->fov < 180 ? k->fov : 45;
-	double yfov = 2 * atan(tan(hfov * 3.14159265358979 / 360) / ASPECT);
+	float yfov = yfov_of(k ? k->fov : 45);
 	struct strbuf *o = &b->cameras.text;
 	b->nodes[g].camera = glb_item(&b->cameras);
 	sb_puts(o, "{\"name\":");
 	json_string(o, b->nodes[g].name);
 	sb_puts(o, ",\"type\":\"perspective\",\"perspective\":{\"yfov\":");
-	json_float(o, (float)yfov);
+	json_float(o, yfov);
 	sb_puts(o, ",\"aspectRatio\":");
 	json_float(o, (float)ASPECT);
 	sb_puts(o, ",\"znear\":1}}");
@@ -254,10 +289,17 @@ static void f_obj_key(struct anim *a, const struct anime_record *r)
 	if (a->cutscene && r->len >= 52 &&
 	    (!(rd_f32le(r->p + 44) > 0) || !(rd_u32le(r->p + 48) & 1)))
 		k.s[0] = k.s[1] = k.s[2] = 0;
-	uint32_t n = pose_node_of_target(&a->b->pose, object);
-	if (n == POSE_NONE)
+	/* A cutscene's record names an object of its scene file, which
+	 * any part may define; an Anime chunk's, one of the main file. */
+	const struct scene_build *b = a->b;
+	if (a->cutscene)
+		k.node = object < b->frames->s->object_count
+			 ? b->frame_gnode[object] : GNONE;
+	else
+		k.node = gnode_of_pose(scene_main(b), pose_node_of_target(
+				       &scene_main(b)->pose, object));
+	if (k.node == GNONE || k.node == ROOT_NODE)
 		return;
-	k.node = gnode_of_pose(n);
 	push_key(a, &k);
 }
 
@@ -275,11 +317,12 @@ static void anim_record_controllers(const struct anime_record *r, void *arg)
 		object_channels(arg, r);
 }
 
-/* Key `kept` of a group: the record's place. */
-static void put_key(float *v[3], uint32_t kept, const struct cam_key *k)
+/* Key `kept` of a group: the record's place (and a camera's yfov). */
+static void put_key(float *v[4], uint32_t kept, const struct cam_key *k)
 {
 	memcpy(v[0] + 3 * kept, k->t, sizeof k->t);
 	memcpy(v[2] + 3 * kept, k->s, sizeof k->s);
+	v[3][kept] = yfov_of(k->fov);
 	if (k->camera)
 		quat_of_camera(k->r, v[1] + 4 * kept);
 	else
@@ -291,7 +334,7 @@ static void put_key(float *v[3], uint32_t kept, const struct cam_key *k)
  * hidden before its first record, and its channels end at the last
  * frame.  Returns how many keys; times and v have room for n + 2. */
 static uint32_t group_keys(const struct anim *a, size_t i, float *times,
-			   float *v[3])
+			   float *v[4])
 {
 	uint32_t node = a->keys[i].node, kept = 0, last = 0;
 	bool camera = a->keys[i].camera;
@@ -315,8 +358,8 @@ static uint32_t group_keys(const struct anim *a, size_t i, float *times,
 	 * cutscene. */
 	if (a->cutscene && kept && last < a->end_frame) {
 		times[kept] = (float)a->end_frame / FPS;
-		for (unsigned path = 0; path < 3; path++) {
-			unsigned n = path == 1 ? 4 : 3;
+		for (unsigned path = 0; path < 4; path++) {
+			unsigned n = path == 1 ? 4 : path == 3 ? 1 : 3;
 			memcpy(v[path] + n * kept, v[path] + n * (kept - 1),
 			       n * sizeof(float));
 		}
@@ -325,17 +368,31 @@ static uint32_t group_keys(const struct anim *a, size_t i, float *times,
 	return kept;
 }
 
+/* The most keys one node has: a group's room, not the whole list's. */
+static size_t largest_group(const struct anim *a)
+{
+	uint32_t nodes = a->b->node_count;
+	uint32_t *count = calloc((size_t)nodes + 1, sizeof *count);
+	size_t most = 0;
+	for (size_t i = 0; count && i < a->key_count; i++)
+		if (a->keys[i].node < nodes && ++count[a->keys[i].node] > most)
+			most = count[a->keys[i].node];
+	free(count);
+	return count ? most : a->key_count;
+}
+
 /* Records as STEP channels, one group of keys per node.  They take the
  * node's paths before its controllers can. */
 static void step_channels(struct anim *a)
 {
-	size_t n = a->key_count;
+	size_t n = largest_group(a);
 	float *times = malloc((n + 2) * sizeof *times);
-	float *v[3] = { malloc((n + 2) * 3 * sizeof(float)),
+	float *v[4] = { malloc((n + 2) * 3 * sizeof(float)),
 			malloc((n + 2) * 4 * sizeof(float)),
-			malloc((n + 2) * 3 * sizeof(float)) };
-	bool ok = times && v[0] && v[1] && v[2];
-	for (size_t i = 0; ok && i < n; i++) {
+			malloc((n + 2) * 3 * sizeof(float)),
+			malloc((n + 2) * sizeof(float)) };
+	bool ok = times && v[0] && v[1] && v[2] && v[3];
+	for (size_t i = 0; ok && i < a->key_count; i++) {
 		uint32_t node = a->keys[i].node;
 		bool camera = a->keys[i].camera;
 		if (a->used[3 * node])
@@ -345,11 +402,13 @@ static void step_channels(struct anim *a)
 			a->used[3 * node + path] = 1;
 			add_channel(a, node, path, times, v[path], kept, true);
 		}
+		if (camera)
+			fov_channel(a, node, times, v[3], kept);
 	}
 	if (!ok)
 		a->b->failed = true;
 	free(times);
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < 4; i++)
 		free(v[i]);
 }
 
@@ -364,13 +423,31 @@ static void hide_unplaced(struct anim *a)
 			memset(b->nodes[g].s, 0, sizeof b->nodes[g].s);
 }
 
+static void count_key_record(const struct anime_record *r, void *arg)
+{
+	if (r->kind == CCSF_F_OBJ || r->kind == KIND_F_CAMERA)
+		(*(size_t *)arg)++;
+}
+
+/* Room for a key per F_Obj and F_Camera record, counted first: growing
+ * a 10-minute cutscene's keys by doubling held the old array and the new
+ * at once, and left up to half the new one unused. */
+static void *reserve_keys(struct anim *a, uint32_t chunk)
+{
+	size_t n = 0;
+	scene_walk_records(a->b, chunk, count_key_record, &n);
+	a->key_cap = n ? n : 1;
+	return a->keys = malloc(a->key_cap * sizeof *a->keys);
+}
+
 static void add_animation(struct scene_build *b, uint32_t chunk,
 			  uint32_t *cam_node_of)
 {
 	struct anim a = { .b = b, .cam_node_of = cam_node_of,
 			  .cutscene = chunk == FRAME_SECTION };
 	a.used = calloc((size_t)b->node_count * 3 + 3, 1);
-	if (!a.used) {
+	if (!a.used || !reserve_keys(&a, chunk)) {
+		free(a.used);
 		b->failed = true;
 		return;
 	}
@@ -422,8 +499,8 @@ static int add_cameras(struct scene_build *b)
 	struct anim a = { .b = b, .cam_node_of = b->cam_node_of };
 	if (b->frames)
 		scene_walk_records(b, FRAME_SECTION, anim_record_camera, &a);
-	for (uint32_t i = 0; !b->frames && i < b->pose.anime_count; i++)
-		scene_walk_anime(b, b->pose.animes[i], anim_record_camera, &a);
+	for (uint32_t i = 0; !b->frames && i < scene_main(b)->pose.anime_count; i++)
+		scene_walk_anime(b, scene_main(b)->pose.animes[i], anim_record_camera, &a);
 	/* Each camera node once, in the order its objects were met. */
 	for (uint32_t o = 0; o < s->object_count; o++) {
 		uint32_t g = b->cam_node_of[o];
@@ -457,7 +534,7 @@ int scene_add_animations(struct scene_build *b)
 		add_animation(b, FRAME_SECTION, b->cam_node_of);
 		return b->failed ? -ENOMEM : 0;
 	}
-	for (uint32_t i = 0; i < b->pose.anime_count && !b->failed; i++)
-		add_animation(b, b->pose.animes[i], b->cam_node_of);
+	for (uint32_t i = 0; i < scene_main(b)->pose.anime_count && !b->failed; i++)
+		add_animation(b, scene_main(b)->pose.animes[i], b->cam_node_of);
 	return b->failed ? -ENOMEM : 0;
 }

@@ -51,9 +51,18 @@ void scene_frames_each(const struct scene_frames *f, anime_record_fn fn,
 	}
 }
 
+struct scene_def scene_frames_def(const struct scene_frames *f,
+				  uint32_t object)
+{
+	if (object < f->s->object_count)
+		return f->def_of[object];
+	return (struct scene_def){ SCENE_NOWHERE, 0 };
+}
+
 uint32_t scene_frames_object(const struct scene_frames *f, uint32_t object)
 {
-	return object < f->s->object_count ? f->object_of[object] : UINT32_MAX;
+	struct scene_def d = scene_frames_def(f, object);
+	return d.source == 0 ? d.object : UINT32_MAX;
 }
 
 /* ---- the records in the setup file's terms ---- */
@@ -76,8 +85,10 @@ static void put_object(const struct scene_frames *f, uint8_t *p)
 static void map_record(const struct anime_record *r, void *arg)
 {
 	struct mapped *m = arg;
-	if ((r->kind != CCSF_F_OBJ && r->kind != CCSF_F_CAMERA &&
-	     r->kind != CCSF_F_MORPHER) || r->len < 4) {
+	/* Cameras and morphers are the setup file's; an F_Obj record's
+	 * object may be any source's, so it is looked up as it is. */
+	if ((r->kind != CCSF_F_CAMERA && r->kind != CCSF_F_MORPHER) ||
+	    r->len < 4) {
 		m->fn(r, m->arg);
 		return;
 	}
@@ -117,6 +128,8 @@ struct tally {
 	const struct scene_frames *f;
 	uint32_t *unknown;      /* per object (+1 for out of range) */
 	uint32_t *camera;       /* per object: F_Camera records with values */
+	uint32_t *common;       /* per object: camera and morpher records
+				 * for a common file's object */
 };
 
 static void count_record(const struct anime_record *r, void *arg)
@@ -129,8 +142,11 @@ static void count_record(const struct anime_record *r, void *arg)
 	uint32_t o = rd_u32le(r->p);
 	if (o >= n)
 		o = n;
-	if (scene_frames_object(t->f, o) == UINT32_MAX)
+	uint32_t source = scene_frames_def(t->f, o).source;
+	if (source == SCENE_NOWHERE)
 		t->unknown[o]++;
+	else if (source && r->kind != CCSF_F_OBJ)
+		t->common[o]++;
 	else if (r->kind == CCSF_F_CAMERA && !(rd_u32le(r->p + 4) & 1))
 		t->camera[o]++;
 }
@@ -146,8 +162,10 @@ static const char *name_of(const struct scene_frames *f, uint32_t o,
 	return buf;
 }
 
-/* One line per object the records name that the pair does not define,
- * and per camera of the pair that no record places. */
+/* One line per object the records name that no source defines, per
+ * common file's object with camera or morpher records (only the setup
+ * file's cameras and morphers are made), and per camera of the pair
+ * that no record places. */
 static void tally_lines(const struct ccsf_scene *setup, struct tally *t,
 			struct strbuf *out)
 {
@@ -158,6 +176,11 @@ static void tally_lines(const struct ccsf_scene *setup, struct tally *t,
 			sb_printf(out, "frames: %" PRIu32 " records for %s, "
 				  "which the pair does not define: left out\n",
 				  t->unknown[o], name_of(f, o, buf, sizeof buf));
+		if (t->common[o])
+			sb_printf(out, "frames: %" PRIu32 " camera or morpher "
+				  "records for %s, which a common setup file "
+				  "defines: left out\n", t->common[o],
+				  name_of(f, o, buf, sizeof buf));
 		uint32_t so = scene_frames_object(f, o), chunk;
 		if (so != UINT32_MAX && !t->camera[o] &&
 		    ccsf_find_owned(setup, CCSF_CAMERA, so, &chunk) == 0)
@@ -172,15 +195,19 @@ int scene_frames_problems(const struct ccsf_scene *setup,
 {
 	size_t n = (size_t)f->s->object_count + 1;
 	struct tally t = { f, calloc(n, sizeof *t.unknown),
-			   calloc(n, sizeof *t.camera) };
+			   calloc(n, sizeof *t.camera),
+			   calloc(n, sizeof *t.common) };
 	uint32_t went_back;
-	if (!t.unknown || !t.camera) {
-		free(t.unknown);
-		free(t.camera);
-		return -ENOMEM;
+	int rc = t.unknown && t.camera && t.common ? 0 : -ENOMEM;
+	if (rc == 0) {
+		scene_frames_each(f, count_record, &t, &went_back);
+		tally_lines(setup, &t, out);
 	}
-	scene_frames_each(f, count_record, &t, &went_back);
-	tally_lines(setup, &t, out);
+	free(t.unknown);
+	free(t.camera);
+	free(t.common);
+	if (rc < 0)
+		return rc;
 	if (went_back)
 		sb_printf(out, "frames: the Top at byte %" PRIu32 " goes back "
 			  "in time: its records are left out\n", went_back);
@@ -188,7 +215,5 @@ int scene_frames_problems(const struct ccsf_scene *setup,
 		sb_printf(out, "frames: the file is cut at byte %zu (%s): the "
 			  "animation stops at its last whole record\n",
 			  f->s->error_offset, f->s->error.text);
-	free(t.unknown);
-	free(t.camera);
 	return out->failed ? -ENOMEM : 0;
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* scene_gltf.c - scene.glb: nodes, materials, textures and the document
- * (scene_gltf.h; the meshes are scene_mesh.c's, animations scene_anim.c's). */
+/* scene_gltf.c - scene.glb: its parts (the files it is made from), nodes
+ * and the document (scene_gltf.h; the meshes are scene_mesh.c's,
+ * materials scene_material.c's, animations scene_anim.c's). */
 #include "config.h"
 
 #include <errno.h>
@@ -12,15 +13,9 @@
 #include <string.h>
 
 #include "decode/scene_int.h"
-#include "decode/texture_scene.h"
 #include "util/bytes.h"
 #include "util/vec.h"
 
-/* Texture flag 0x10: clamp, else repeat (doc/formats/texture.md). */
-#define TEXTURE_CLAMP 0x10
-#define GL_REPEAT 10497
-#define GL_CLAMP_TO_EDGE 33071
-#define GL_NEAREST 9728
 
 uint32_t scene_add_node(struct scene_build *b, const char *name,
 			uint32_t parent)
@@ -41,11 +36,16 @@ uint32_t scene_add_node(struct scene_build *b, const char *name,
 	return b->node_count++;
 }
 
+const char *scene_part_name(const struct scene_part *p, uint32_t object)
+{
+	const char *name = p->src.object_name ?
+			   p->src.object_name(p->src.ctx, object) : NULL;
+	return name ? name : "";
+}
+
 const char *scene_object_name(const struct scene_build *b, uint32_t object)
 {
-	const char *name = b->env->object_name ?
-			   b->env->object_name(b->env->ctx, object) : NULL;
-	return name ? name : "";
+	return scene_part_name(scene_main(b), object);
 }
 
 void scene_left_out(struct scene_build *b, const char *fmt, ...)
@@ -79,141 +79,108 @@ void scene_walk_records(struct scene_build *b, uint32_t chunk,
 		b->failed = true;
 }
 
-/* An object table, one word per object index, every entry GNONE. */
-static uint32_t *object_table(const struct scene_build *b)
+/* A table of n words (at least one), every entry GNONE. */
+static uint32_t *gnone_table(size_t n)
 {
-	size_t n = b->s->object_count ? b->s->object_count : 1;
+	n = n ? n : 1;
 	uint32_t *t = malloc(n * sizeof *t);
 	for (size_t i = 0; t && i < n; i++)
 		t[i] = GNONE;
 	return t;
 }
 
-/* The texture's PNG as an image, with its sampler; GNONE when the file
- * has no texture chunk for it or it does not decode. */
-static uint32_t scene_texture(struct scene_build *b, uint32_t tex,
-			      bool *alpha)
+/* Marks the nodes of part k (k > 0, a common setup file) that the
+ * cutscene's scene file names, and their clumps' nodes, without which
+ * a skinned model cannot be placed. */
+static void mark_named(const struct scene_build *b, uint32_t k, uint8_t *in)
 {
-	uint32_t chunk;
-	*alpha = false;
-	if (ccsf_find_owned(b->s, CCSF_TEXTURE, tex, &chunk) < 0)
-		return GNONE;
-	struct texture_job job;
-	size_t png_len = 0;
-	uint32_t view = GNONE;
-	int rc = texture_job_prepare(b->s, b->data, b->len, chunk, 0, true,
-				     &job);
-	if (rc == 0)
-		rc = texture_png_size(job.img.width, job.img.height,
-				      job.tex.psm, &job.pal, NULL, 0,
-				      &png_len);
-	/* Stored, and written in place: compressing was half of a scene's
-	 * cost, and a glTF reader unpacks the image anyway. */
-	uint8_t *room = rc == 0 ? glb_view_room(&b->g, png_len, 0, &view)
-				: NULL;
-	if (rc == 0 && !room)
-		rc = -ENOMEM;
-	if (rc == 0)
-		rc = texture_png_into(&job.img, job.tex.psm, &job.pal, room,
-				      png_len, &job.why);
-	if (rc < 0 && room)
-		memset(room, 0, png_len);       /* no stale bytes in the file */
-	indexed_image_free(&job.img);
-	if (rc < 0) {
-		if (rc == -ENOMEM)
-			b->failed = true;
-		scene_left_out(b, "texture %s: %s", scene_object_name(b, tex),
-			       reason_or_errno(&job.why, rc));
-		return GNONE;
+	const struct scene_part *p = &b->parts[k];
+	const struct scene_frames *f = b->frames;
+	for (uint32_t o = 0; f && o < f->s->object_count; o++) {
+		struct scene_def d = f->def_of[o];
+		uint32_t n = d.source == k && d.object < p->src.s->object_count
+			     ? pose_node_of_target(&p->pose, d.object)
+			     : POSE_NONE;
+		if (n >= p->pose.node_count)
+			continue;
+		in[n] = 1;
+		const struct pose_clump *c = pose_clump_of(&p->pose, n);
+		for (uint32_t i = 0; c && i < c->count; i++)
+			if (c->nodes[i] < p->pose.node_count)
+				in[c->nodes[i]] = 1;
 	}
-	unsigned colours = job.tex.psm == TEXTURE_PSMT4 && job.pal.count > 16
-			   ? 16 : job.pal.count;
-	for (unsigned i = 0; i < colours; i++)
-		*alpha |= job.pal.rgba[i][3] < 255;
-	uint32_t image = glb_item(&b->images);
-	sb_printf(&b->images.text, "{\"name\":");
-	json_string(&b->images.text, scene_object_name(b, tex));
-	sb_printf(&b->images.text, ",\"bufferView\":%" PRIu32
-		  ",\"mimeType\":\"image/png\"}", view);
-	int wrap = job.tex.flag & TEXTURE_CLAMP ? GL_CLAMP_TO_EDGE : GL_REPEAT;
-	uint32_t sampler = glb_item(&b->samplers);
-	sb_printf(&b->samplers.text, "{\"magFilter\":%d,\"wrapS\":%d,"
-		  "\"wrapT\":%d}", GL_NEAREST, wrap, wrap);
-	uint32_t t = glb_item(&b->textures);
-	sb_printf(&b->textures.text, "{\"sampler\":%" PRIu32 ",\"source\":%"
-		  PRIu32 "}", sampler, image);
-	return t;
 }
 
-/* The Material chunk: u32 object, u32 texture, f32 transparency. */
-static void material_fields(const struct scene_build *b, uint32_t mat,
-			    uint32_t *tex, float *transparency)
+/* The gnode of node n's nearest ancestor in the scene, or the root: a
+ * common file's object sits below what of its hierarchy the cutscene
+ * names. */
+static uint32_t parent_gnode(const struct scene_part *p, uint32_t n)
 {
-	uint32_t chunk;
-	size_t plen;
-	const uint8_t *p;
-	*tex = 0;
-	*transparency = 1;
-	if (ccsf_find_owned(b->s, CCSF_MATERIAL, mat, &chunk) < 0 ||
-	    !(p = ccsf_chunk_payload(&b->s->chunks[chunk], b->data, b->len,
-				     &plen)) || plen < 12)
-		return;
-	*tex = rd_u32le(p + 4);
-	float tr = rd_f32le(p + 8);
-	*transparency = isfinite(tr) ? fminf(1, fmaxf(0, tr)) : 1;
+	uint32_t up = p->pose.nodes[n].parent;
+	/* pose_build cut the loops; the count bounds a walk all the same. */
+	for (uint32_t steps = 0; up < p->pose.node_count &&
+	     p->gnode_of[up] == GNONE && steps < p->pose.node_count; steps++)
+		up = p->pose.nodes[up].parent;
+	return gnode_of_pose(p, up);
 }
 
-uint32_t scene_material(struct scene_build *b, uint32_t mat, bool unlit)
+/* The part's nodes in the scene, in its pose's order: part 0's all, a
+ * common file's those the scene file names (mark_named). */
+static int add_pose_nodes(struct scene_build *b, uint32_t k)
 {
-	if (!mat || mat >= b->s->object_count)
-		return GNONE;
-	uint32_t *memo = &b->material_of[unlit][mat];
-	if (*memo != GNONE)
-		return *memo;
-	uint32_t tex;
-	float tr;
-	bool alpha = false;
-	material_fields(b, mat, &tex, &tr);
-	uint32_t t = GNONE;
-	if (tex && tex < b->s->object_count) {
-		if (b->texture_of[tex] == GNONE)
-			b->texture_of[tex] = scene_texture(b, tex, &alpha);
-		t = b->texture_of[tex];
+	struct scene_part *p = &b->parts[k];
+	uint32_t count = p->pose.node_count;
+	uint8_t *in = calloc(count ? count : 1, 1);
+	p->gnode_of = gnone_table(count);
+	if (!in || !p->gnode_of) {
+		free(in);
+		return -ENOMEM;
 	}
-	struct strbuf *o = &b->materials.text;
-	*memo = glb_item(&b->materials);
-	sb_puts(o, "{\"name\":");
-	json_string(o, scene_object_name(b, mat));
-	sb_puts(o, ",\"pbrMetallicRoughness\":{\"baseColorFactor\":[1,1,1,");
-	json_float(o, tr);
-	sb_puts(o, "]");
-	if (t != GNONE)
-		sb_printf(o, ",\"baseColorTexture\":{\"index\":%" PRIu32 "}", t);
-	sb_puts(o, ",\"metallicFactor\":0,\"roughnessFactor\":1}");
-	sb_printf(o, ",\"alphaMode\":\"%s\",\"doubleSided\":true",
-		  alpha || tr < 1 ? "BLEND" : "OPAQUE");
-	if (unlit) {
-		sb_puts(o, ",\"extensions\":{\"KHR_materials_unlit\":{}}");
-		b->unlit_used = true;
-	}
-	sb_puts(o, "}");
-	return *memo;
-}
-
-/* Gnodes 1.. are the pose's nodes, in its order. */
-static void add_pose_nodes(struct scene_build *b)
-{
-	for (uint32_t i = 0; i < b->pose.node_count; i++) {
-		const struct pose_node *pn = &b->pose.nodes[i];
-		uint32_t g = scene_add_node(b, scene_object_name(b, pn->object),
-					    gnode_of_pose(pn->parent));
+	if (k == 0)
+		memset(in, 1, count);
+	else
+		mark_named(b, k, in);
+	/* Gnodes are numbered first, so that a parent later in the order
+	 * is known to its children. */
+	for (uint32_t i = 0, g = b->node_count; i < count; i++)
+		if (in[i])
+			p->gnode_of[i] = g++;
+	free(in);
+	for (uint32_t i = 0; i < count; i++) {
+		if (p->gnode_of[i] == GNONE)
+			continue;
+		const struct pose_node *pn = &p->pose.nodes[i];
+		uint32_t g = scene_add_node(b, scene_part_name(p, pn->object),
+					    parent_gnode(p, i));
 		if (g == GNONE)
-			return;
+			return -ENOMEM;
 		struct gnode *n = &b->nodes[g];
 		memcpy(n->t, pn->t, sizeof n->t);
 		memcpy(n->s, pn->s, sizeof n->s);
 		quat_of_xyz(pn->r, n->q);
 	}
+	return 0;
+}
+
+/* Per object of the scene file, the gnode its F_Obj records move. */
+static int map_frame_objects(struct scene_build *b)
+{
+	const struct scene_frames *f = b->frames;
+	b->frame_gnode = gnone_table(f->s->object_count);
+	if (!b->frame_gnode)
+		return -ENOMEM;
+	for (uint32_t o = 0; o < f->s->object_count; o++) {
+		struct scene_def d = f->def_of[o];
+		if (d.source >= b->part_count)
+			continue;
+		const struct scene_part *p = &b->parts[d.source];
+		uint32_t n = d.object < p->src.s->object_count
+			     ? pose_node_of_target(&p->pose, d.object)
+			     : POSE_NONE;
+		if (n < p->pose.node_count)
+			b->frame_gnode[o] = p->gnode_of[n];
+	}
+	return 0;
 }
 
 /* next[] threads each node's children in index order from first[]. */
@@ -260,9 +227,9 @@ static void put_asset(struct strbuf *o, const struct scene_build *b)
 {
 	sb_puts(o, "{\"asset\":{\"version\":\"2.0\",\"generator\":\""
 		PACKAGE_STRING "\",\"extras\":{");
-	if (b->env->source) {
+	if (b->source) {
 		sb_puts(o, "\"source\":");
-		json_string(o, b->env->source);
+		json_string(o, b->source);
 		sb_puts(o, ",");
 	}
 	if (b->frames) {
@@ -273,19 +240,31 @@ static void put_asset(struct strbuf *o, const struct scene_build *b)
 			sb_puts(o, ",\"audio_starts_at_seconds\":0,");
 		}
 	}
+	uint32_t loops_cut = 0;
+	for (uint32_t k = 0; k < b->part_count; k++)
+		loops_cut += b->parts[k].pose.loops_cut;
 	sb_printf(o, "\"frames_per_second\":30,\"skin_vertices_disagreeing\":%"
 		  PRIu32 ",\"parent_loops_cut\":%" PRIu32, b->disagreeing,
-		  b->pose.loops_cut);
+		  loops_cut);
 	sb_puts(o, ",\"left_out\":[");
 	sb_append(o, b->left_out.data, b->left_out.len);
 	sb_puts(o, "]}}");
-	if (b->unlit_used || b->lights_used) {
-		sb_puts(o, ",\"extensionsUsed\":[");
-		sb_puts(o, b->unlit_used ? "\"KHR_materials_unlit\"" : "");
-		sb_puts(o, b->unlit_used && b->lights_used ? "," : "");
-		sb_puts(o, b->lights_used ? "\"KHR_lights_punctual\"" : "");
+	/* Used, never required: a reader without one still shows the
+	 * scene, less that extension's part. */
+	const char *used[3] = {
+		b->unlit_used ? "KHR_materials_unlit" : NULL,
+		b->lights_used ? "KHR_lights_punctual" : NULL,
+		b->pointer_used ? "KHR_animation_pointer" : NULL,
+	};
+	bool any = false;
+	for (size_t i = 0; i < sizeof used / sizeof used[0]; i++)
+		if (used[i]) {
+			sb_printf(o, "%s\"%s\"", any ? "," :
+				  ",\"extensionsUsed\":[", used[i]);
+			any = true;
+		}
+	if (any)
 		sb_puts(o, "]");
-	}
 }
 
 static void put_document(struct strbuf *o, const struct scene_build *b)
@@ -351,9 +330,22 @@ static bool lists_failed(struct scene_build *b)
 	return failed;
 }
 
+static void part_free(struct scene_part *p)
+{
+	pose_free(&p->pose);
+	free(p->gnode_of);
+	free(p->material_of[0]);
+	free(p->material_of[1]);
+	free(p->texture_of);
+	free(p->mesh_of);
+}
+
 static void build_free(struct scene_build *b)
 {
-	pose_free(&b->pose);
+	for (uint32_t k = 0; k < b->part_count; k++)
+		part_free(&b->parts[k]);
+	free(b->parts);
+	free(b->frame_gnode);
 	glb_free(&b->g);
 	struct glb_list *lists[] = SCENE_LISTS(b);
 	for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
@@ -361,10 +353,6 @@ static void build_free(struct scene_build *b)
 	for (uint32_t i = 0; i < b->node_count; i++)
 		free(b->nodes[i].name);
 	free(b->nodes);
-	free(b->material_of[0]);
-	free(b->material_of[1]);
-	free(b->texture_of);
-	free(b->mesh_of);
 	free(b->cam_node_of);
 	scene_morph_free(b);
 	sb_free(&b->left_out);
@@ -409,9 +397,10 @@ static int build_parts(struct scene_build *b)
 		b->nodes[root].q[0] = -0.70710677f;
 		b->nodes[root].q[3] = 0.70710677f;
 	}
-	add_pose_nodes(b);
 	int rc = 0;
-	if (b->frames)
+	for (uint32_t k = 0; k < b->part_count && rc == 0; k++)
+		rc = add_pose_nodes(b, k);
+	if (rc == 0 && b->frames && (rc = map_frame_objects(b)) == 0)
 		rc = frames_left_out(b);
 	if (rc == 0 && (rc = scene_morph_setup(b)) == 0 &&
 	    (rc = scene_add_meshes(b)) == 0 &&
@@ -420,21 +409,40 @@ static int build_parts(struct scene_build *b)
 	return rc;
 }
 
-static int build_glb(struct scene_build *b, uint8_t **out, size_t *out_len)
+/* Part p's pose and its tables of what is made. */
+static int part_init(struct scene_part *p, const struct scene_source *src)
+{
+	p->src = *src;
+	int rc = pose_build(src->s, src->data, src->len, &p->pose);
+	size_t n = src->s->object_count;
+	p->material_of[0] = gnone_table(n);
+	p->material_of[1] = gnone_table(n);
+	p->texture_of = gnone_table(n);
+	p->mesh_of = gnone_table(n);
+	if (rc == 0 && (!p->material_of[0] || !p->material_of[1] ||
+			!p->texture_of || !p->mesh_of))
+		rc = -ENOMEM;
+	return rc;
+}
+
+static int build_glb(struct scene_build *b, const struct scene_source *src,
+		     uint32_t count, uint8_t **out, size_t *out_len)
 {
 	*out = NULL;
 	*out_len = 0;
-	int rc = pose_build(b->s, b->data, b->len, &b->pose);
+	b->s = src[0].s;
+	b->data = src[0].data;
+	b->len = src[0].len;
+	b->parts = calloc(count, sizeof *b->parts);
+	int rc = b->parts ? 0 : -ENOMEM;
+	for (uint32_t k = 0; rc == 0 && k < count; k++) {
+		b->part_count = k + 1;
+		rc = part_init(&b->parts[k], &src[k]);
+	}
 	/* The buffer ends near 1.6 times the file on the full-size disc:
-	 * floats where the file has shorts and bytes. */
+	 * floats where the file has shorts and bytes.  A common file's
+	 * share is only the objects the cutscene names: it grows for them. */
 	glb_reserve(&b->g, b->len * 2 + (b->frames ? b->frames->len : 0));
-	b->material_of[0] = object_table(b);
-	b->material_of[1] = object_table(b);
-	b->texture_of = object_table(b);
-	b->mesh_of = object_table(b);
-	if (rc == 0 && (!b->material_of[0] || !b->material_of[1] ||
-			!b->texture_of || !b->mesh_of))
-		rc = -ENOMEM;
 	if (rc == 0)
 		rc = build_parts(b);
 	if (rc == 0 && (b->failed || lists_failed(b)))
@@ -452,18 +460,22 @@ static int build_glb(struct scene_build *b, uint8_t **out, size_t *out_len)
 int scene_glb(const struct ccsf_scene *s, const uint8_t *data, size_t len,
 	      const struct scene_env *env, uint8_t **out, size_t *out_len)
 {
-	struct scene_build b = { .s = s, .data = data, .len = len, .env = env };
-	return build_glb(&b, out, out_len);
+	struct scene_source src = { s, data, len, env->ctx, env->object_name };
+	struct scene_build b = { .source = env->source };
+	return build_glb(&b, &src, 1, out, out_len);
 }
 
-int scene_glb_cutscene(const struct ccsf_scene *s, const uint8_t *data,
-		       size_t len, const struct scene_env *env,
-		       const struct scene_frames *f, uint8_t **out,
-		       size_t *out_len)
+int scene_glb_cutscene(const struct scene_source *src, uint32_t count,
+		       const char *source, const struct scene_frames *f,
+		       uint8_t **out, size_t *out_len)
 {
-	struct scene_build b = { .s = s, .data = data, .len = len, .env = env,
-				 .frames = f };
-	return build_glb(&b, out, out_len);
+	struct scene_build b = { .source = source, .frames = f };
+	if (!count) {
+		*out = NULL;
+		*out_len = 0;
+		return -EINVAL;
+	}
+	return build_glb(&b, src, count, out, out_len);
 }
 
 bool scene_has_nodes(const struct ccsf_scene *s)

@@ -39,43 +39,68 @@ struct morph_mesh {
 	struct model_mesh *t;   /* sm->count decoded targets */
 };
 
+/* A file the scene's objects come from, and what is made of it.  A scene
+ * file has one part; a cutscene has its setup file (part 0) and each
+ * common setup file that defines some of its objects.  Object, node and
+ * chunk indices are the part's own. */
+struct scene_part {
+	struct scene_source src;
+	struct pose pose;
+	uint32_t *gnode_of;             /* per pose node: its gnode, or GNONE */
+	uint32_t *material_of[2];       /* per MAT_ object, lit and unlit */
+	uint32_t *texture_of;           /* per TEX_ object */
+	uint32_t *mesh_of;              /* per rigid MDL_ object */
+};
+
 struct scene_build {
+	/* The main file, part 0's: its Anime chunks, cameras, lights and
+	 * morphers are made (a cutscene's setup file). */
 	const struct ccsf_scene *s;
 	const uint8_t *data;
 	size_t len;
-	const struct scene_env *env;
+	const char *source;             /* for the asset's extras */
+	struct scene_part *parts;
+	uint32_t part_count;
 	/* A cutscene's frame section, which animates the scene instead of
-	 * its Anime chunks; NULL for a plain scene file. */
+	 * its Anime chunks; NULL for a plain scene file.  frame_gnode: per
+	 * object of its scene file, the gnode its F_Obj records move. */
 	const struct scene_frames *frames;
-	struct pose pose;
+	uint32_t *frame_gnode;
 	struct glb g;
 	struct glb_list meshes, skins, materials, textures, samplers, images,
 			animations, cameras, lights;
 	struct gnode *nodes;
 	uint32_t node_count;
 	size_t node_cap;
-	uint32_t *material_of[2];       /* per MAT_ object, lit and unlit */
-	uint32_t *texture_of;           /* per TEX_ object */
-	uint32_t *mesh_of;              /* per rigid MDL_ object */
 	uint32_t *cam_node_of;          /* per CAM_ object: its gnode */
 	struct morph_list morphs;
 	struct scene_morph *morph;      /* one per morphs.m */
 	uint32_t disagreeing;           /* skin vertices (see scene_gltf.h) */
 	struct strbuf left_out;         /* JSON strings: what was left out */
-	bool unlit_used, lights_used;
+	bool unlit_used, lights_used, pointer_used;
 	bool failed;
 };
 
-/* The gnode of pose node n. */
-static inline uint32_t gnode_of_pose(uint32_t n)
+/* The main file's part, whose pose the Anime chunks move. */
+static inline struct scene_part *scene_main(const struct scene_build *b)
 {
-	return n == POSE_NONE ? ROOT_NODE : n + 1;
+	return &b->parts[0];
+}
+
+/* The gnode of pose node n of part p: the root for none, or for a node
+ * the scene does not include. */
+static inline uint32_t gnode_of_pose(const struct scene_part *p, uint32_t n)
+{
+	return n < p->pose.node_count && p->gnode_of[n] != GNONE
+	       ? p->gnode_of[n] : ROOT_NODE;
 }
 
 /* A new gnode below parent named name (copied). */
 uint32_t scene_add_node(struct scene_build *b, const char *name,
 			uint32_t parent);
+/* An object's name in the main file, or in part p. */
 const char *scene_object_name(const struct scene_build *b, uint32_t object);
+const char *scene_part_name(const struct scene_part *p, uint32_t object);
 /* Records a part left out and why. */
 void scene_left_out(struct scene_build *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -89,8 +114,9 @@ void scene_walk_anime(struct scene_build *b, uint32_t chunk,
 void scene_walk_records(struct scene_build *b, uint32_t chunk,
 			anime_record_fn fn, void *arg);
 
-/* The material of mmats of MAT_ object `mat` (GNONE: none). */
-uint32_t scene_material(struct scene_build *b, uint32_t mat, bool unlit);
+/* The material of mmats of part p's MAT_ object `mat` (GNONE: none). */
+uint32_t scene_material(struct scene_build *b, struct scene_part *p,
+			uint32_t mat, bool unlit);
 
 /* Meshes of every node's model (scene_mesh.c). */
 int scene_add_meshes(struct scene_build *b);

@@ -74,8 +74,8 @@ int scene_add_lights(struct scene_build *b)
 	struct light_walk w = { b, calloc(b->s->object_count + 1, 1) };
 	if (!w.seen)
 		return -ENOMEM;
-	for (uint32_t i = 0; i < b->pose.anime_count; i++)
-		scene_walk_anime(b, b->pose.animes[i], light_record, &w);
+	for (uint32_t i = 0; i < scene_main(b)->pose.anime_count; i++)
+		scene_walk_anime(b, scene_main(b)->pose.animes[i], light_record, &w);
 	free(w.seen);
 	return b->failed ? -ENOMEM : 0;
 }

@@ -158,24 +158,26 @@ static void put_primitive(struct scene_build *b, struct strbuf *o,
 /* mesh_of's mark for a model made as a skinned mesh of its own node. */
 #define SKINNED (GNONE - 1)
 
-/* Where a mesh's vertices go: the skinned case knows the clump. */
+/* Where a mesh's vertices go: the skinned case knows the clump, in the
+ * pose of the part the model is in. */
 struct placing {
+	const struct pose *pose;
 	const struct pose_clump *clump;
 	uint16_t *joint_of_slot;        /* per slot: index in the skin */
 };
 
-static void place_bone(struct scene_build *b, const struct placing *pl,
-		       const struct model_mesh *m, const struct model_mmat *mm,
-		       struct prim *p, uint32_t k, const struct model_vertex *v)
+static void place_bone(const struct placing *pl, const struct model_mesh *m,
+		       const struct model_mmat *mm, struct prim *p, uint32_t k,
+		       const struct model_vertex *v)
 {
 	double o[3];
-	model_pose_vertex(m, mm, v, &b->pose, pl->clump, o, NULL);
+	model_pose_vertex(m, mm, v, pl->pose, pl->clump, o, NULL);
 	for (int i = 0; i < 3; i++)
 		p->pos[3 * k + i] = fin((float)o[i]);
 	p->joints[4 * k] = v->node < pl->clump->count
 			   ? pl->joint_of_slot[v->node] : 0;
 	p->weights[4 * k] = 1;
-	put_attributes(p, k, v, pose_slot_world(&b->pose, pl->clump, v->node));
+	put_attributes(p, k, v, pose_slot_world(pl->pose, pl->clump, v->node));
 }
 
 /* Up to four joints, heaviest first, weights summing to one. */
@@ -217,7 +219,7 @@ static void place_skin(struct scene_build *b, const struct placing *pl,
 	double weight[64], o[3];
 	unsigned n = 0;
 	bool agree;
-	model_pose_vertex(m, mm, v, &b->pose, pl->clump, o, &agree);
+	model_pose_vertex(m, mm, v, pl->pose, pl->clump, o, &agree);
 	for (uint32_t e = 0; e < v->entry_count &&
 	     (uint64_t)v->first_entry + e < m->entry_count; e++) {
 		const struct model_skin_entry *en = &m->entries[v->first_entry + e];
@@ -238,7 +240,7 @@ static void place_skin(struct scene_build *b, const struct placing *pl,
 	for (int i = 0; i < 3; i++)
 		p->pos[3 * k + i] = fin((float)o[i]);
 	put_weights(p, k, joint, weight, n);
-	put_attributes(p, k, v, pose_slot_world(&b->pose, pl->clump, v->node));
+	put_attributes(p, k, v, pose_slot_world(pl->pose, pl->clump, v->node));
 }
 
 static void place_rigid(struct prim *p, uint32_t k, const struct model_vertex *v)
@@ -248,14 +250,17 @@ static void place_rigid(struct prim *p, uint32_t k, const struct model_vertex *v
 	put_attributes(p, k, v, NULL);
 }
 
-/* The mesh's JSON and data; GNONE when no mmat has a triangle. */
-static uint32_t add_mesh(struct scene_build *b, const struct model_mesh *m,
-			 const struct placing *pl, const char *name)
+/* The mesh's JSON and data; GNONE when no mmat has a triangle.  Only
+ * the main file's morphers are made, so only its models have targets. */
+static uint32_t add_mesh(struct scene_build *b, struct scene_part *part,
+			 const struct model_mesh *m, const struct placing *pl,
+			 const char *name)
 {
 	struct strbuf prims = STRBUF_INIT;
 	bool unlit = m->mtype == 0, first = true;
-	struct morph_mesh targets;
-	scene_morph_begin(b, m, pl != NULL, &targets);
+	struct morph_mesh targets = { 0 };
+	if (part == scene_main(b))
+		scene_morph_begin(b, m, pl != NULL, &targets);
 	for (uint32_t i = 0; i < m->mmat_count; i++) {
 		const struct model_mmat *mm = &m->mmats[i];
 		struct prim p;
@@ -271,12 +276,12 @@ static uint32_t add_mesh(struct scene_build *b, const struct model_mesh *m,
 			else if (mm->layout == MODEL_SKIN)
 				place_skin(b, pl, m, mm, &p, k, v);
 			else
-				place_bone(b, pl, m, mm, &p, k, v);
+				place_bone(pl, m, mm, &p, k, v);
 		}
 		put_faces(&p, m, mm);
 		if (p.index_count) {
-			put_primitive(b, &prims, &p, scene_material(b, mm->material,
-				      unlit), first);
+			put_primitive(b, &prims, &p, scene_material(b, part,
+				      mm->material, unlit), first);
 			scene_morph_prim(b, &targets, m, i, pl ? pl->clump : NULL,
 					 &prims);
 			sb_puts(&prims, "}");
@@ -303,8 +308,9 @@ static uint32_t add_mesh(struct scene_build *b, const struct model_mesh *m,
 
 /* The skin: its joints are the clump's nodes, each once, their inverse
  * bind matrices the inverses of their frame-0 world. */
-static uint32_t add_skin(struct scene_build *b, const struct pose_clump *c,
-			 uint16_t *joint_of_slot, const char *name)
+static uint32_t add_skin(struct scene_build *b, const struct scene_part *part,
+			 const struct pose_clump *c, uint16_t *joint_of_slot,
+			 const char *name)
 {
 	uint32_t *joints = malloc((c->count + 1) * sizeof *joints);
 	float *ibm = malloc((c->count + 1) * 16 * sizeof *ibm);
@@ -316,7 +322,7 @@ static uint32_t add_skin(struct scene_build *b, const struct pose_clump *c,
 		return GNONE;
 	}
 	for (uint32_t s = 0; s < c->count; s++) {
-		uint32_t g = gnode_of_pose(c->nodes[s]), u = 0;
+		uint32_t g = gnode_of_pose(part, c->nodes[s]), u = 0;
 		while (u < n && joints[u] != g)
 			u++;
 		joint_of_slot[s] = (uint16_t)u;
@@ -324,7 +330,7 @@ static uint32_t add_skin(struct scene_build *b, const struct pose_clump *c,
 			continue;
 		joints[n] = g;
 		xform inv;
-		if (!xform_invert(inv, pose_slot_world(&b->pose, c, s)))
+		if (!xform_invert(inv, pose_slot_world(&part->pose, c, s)))
 			scene_left_out(b, "%s: joint %" PRIu32 " has no inverse "
 				       "at frame 0 (a scale of 0)", name, s);
 		for (int i = 0; i < 16; i++)
@@ -351,17 +357,18 @@ static uint32_t add_skin(struct scene_build *b, const struct pose_clump *c,
 
 /* A bone or skin model: a node of its own at the scene's top, since glTF
  * places a skinned mesh by its joints alone. */
-static void add_skinned(struct scene_build *b, const struct model_mesh *m,
-			const struct pose_clump *c, const char *name)
+static void add_skinned(struct scene_build *b, struct scene_part *part,
+			const struct model_mesh *m, const struct pose_clump *c,
+			const char *name)
 {
 	uint16_t *joint_of_slot = calloc(c->count + 1, sizeof *joint_of_slot);
 	if (!joint_of_slot) {
 		b->failed = true;
 		return;
 	}
-	struct placing pl = { c, joint_of_slot };
-	uint32_t skin = add_skin(b, c, joint_of_slot, name);
-	uint32_t mesh = skin == GNONE ? GNONE : add_mesh(b, m, &pl, name);
+	struct placing pl = { &part->pose, c, joint_of_slot };
+	uint32_t skin = add_skin(b, part, c, joint_of_slot, name);
+	uint32_t mesh = skin == GNONE ? GNONE : add_mesh(b, part, m, &pl, name);
 	if (mesh != GNONE) {
 		uint32_t g = scene_add_node(b, name, GNONE);
 		if (g != GNONE) {
@@ -373,24 +380,27 @@ static void add_skinned(struct scene_build *b, const struct model_mesh *m,
 }
 
 /* Node n's model, decoded; shadow models are left to model.obj. */
-static void add_node_model(struct scene_build *b, uint32_t n)
+static void add_node_model(struct scene_build *b, struct scene_part *part,
+			   uint32_t n)
 {
-	const struct pose_node *pn = &b->pose.nodes[n];
+	const struct scene_source *src = &part->src;
+	const struct pose_node *pn = &part->pose.nodes[n];
 	uint32_t chunk, model = pn->model;
-	if (!model || model >= b->s->object_count ||
-	    ccsf_find_owned(b->s, CCSF_MODEL, model, &chunk) < 0)
+	if (!model || model >= src->s->object_count ||
+	    part->gnode_of[n] == GNONE ||
+	    ccsf_find_owned(src->s, CCSF_MODEL, model, &chunk) < 0)
 		return;
-	const struct ccsf_chunk *c = &b->s->chunks[chunk];
-	const char *name = scene_object_name(b, model);
-	if ((uint64_t)c->offset + c->length > b->len ||
-	    b->mesh_of[model] == SKINNED)
+	const struct ccsf_chunk *c = &src->s->chunks[chunk];
+	const char *name = scene_part_name(part, model);
+	uint32_t *mesh_of = &part->mesh_of[model];
+	if ((uint64_t)c->offset + c->length > src->len || *mesh_of == SKINNED)
 		return;
-	if (b->mesh_of[model] == GNONE) {
+	if (*mesh_of == GNONE) {
 		struct model_mesh m;
 		struct reason why = { "" };
-		int rc = model_decode(b->data + c->offset, c->length,
-				      b->s->version, &m, &why);
-		const struct pose_clump *cl = pose_clump_of(&b->pose, n);
+		int rc = model_decode(src->data + c->offset, c->length,
+				      src->s->version, &m, &why);
+		const struct pose_clump *cl = pose_clump_of(&part->pose, n);
 		bool skinned = (m.mtype & 4) && cl;
 		if (rc == -ENOMEM)
 			b->failed = true;
@@ -399,21 +409,23 @@ static void add_node_model(struct scene_build *b, uint32_t n)
 		else if (m.mtype & 8)
 			skinned = false;        /* shadows stay in model.obj */
 		else if (skinned)
-			add_skinned(b, &m, cl, name);
+			add_skinned(b, part, &m, cl, name);
 		else
-			b->mesh_of[model] = add_mesh(b, &m, NULL, name);
+			*mesh_of = add_mesh(b, part, &m, NULL, name);
 		model_mesh_free(&m);
 		if (skinned)
-			b->mesh_of[model] = SKINNED;
+			*mesh_of = SKINNED;
 		if (skinned || rc < 0)
 			return;
 	}
-	b->nodes[gnode_of_pose(n)].mesh = b->mesh_of[model];
+	b->nodes[part->gnode_of[n]].mesh = *mesh_of;
 }
 
 int scene_add_meshes(struct scene_build *b)
 {
-	for (uint32_t n = 0; n < b->pose.node_count && !b->failed; n++)
-		add_node_model(b, n);
+	for (uint32_t k = 0; k < b->part_count; k++)
+		for (uint32_t n = 0; n < b->parts[k].pose.node_count &&
+		     !b->failed; n++)
+			add_node_model(b, &b->parts[k], n);
 	return b->failed ? -ENOMEM : 0;
 }

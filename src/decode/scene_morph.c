@@ -136,7 +136,7 @@ static bool deltas(struct scene_build *b, const struct model_mesh *base,
 		const struct model_vertex *v = &base->vertices[mm->first_vertex + k];
 		const struct model_vertex *w = &t->vertices[tm->first_vertex + k];
 		const double *turn = clump && mm->layout == MODEL_BONE ?
-				     pose_slot_world(&b->pose, clump, v->node) : NULL;
+				     pose_slot_world(&scene_main(b)->pose, clump, v->node) : NULL;
 		double d[3], r[3];
 		for (int c = 0; c < 3; c++)
 			d[c] = (double)w->pos[c] - v->pos[c];

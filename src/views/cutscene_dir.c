@@ -97,7 +97,7 @@ int member_resolve_elsewhere(struct fs *fs, struct member *m)
 }
 
 
-/* ---- a cutscene's scene.glb: the setup file moved by the frames ---- */
+/* ---- a cutscene's scene.glb: the setup files moved by the frames ---- */
 
 static uint32_t setup_index(const struct member *setup, const char *name)
 {
@@ -107,16 +107,42 @@ static uint32_t setup_index(const struct member *setup, const char *name)
 	return UINT32_MAX;
 }
 
-/* The pair's setup member, walked, when it has nodes to move. */
-static struct member *walked_setup(struct fs *fs, struct member *m)
+/* Setup member o, walked, when it has nodes to move. */
+static struct member *walked_with_nodes(struct fs *fs, struct member *m,
+					struct member *o)
 {
-	char pair[GZIP_NAME_MAX * 3 + 8];
-	snprintf(pair, sizeof pair, "%se", m->name);
-	struct member *o = member_named(m->ar, pair);
-	if (!o || o == m || (tree_ready(fs, o->dir) < 0 &&
-			     !o->dir->u.dir.nkids))
+	if (!o || o == m || !member_is_setup(o->name) ||
+	    (tree_ready(fs, o->dir) < 0 && !o->dir->u.dir.nkids))
 		return NULL;
 	return o->walked && scene_has_nodes(&o->scene) ? o : NULL;
+}
+
+/* The setup member a link "../<member>/<object>" points into. */
+static struct member *member_of_link(struct member *m, const char *link)
+{
+	char name[GZIP_NAME_MAX * 3 + 8];
+	if (strncmp(link, "../", 3) != 0)
+		return NULL;
+	size_t n = strcspn(link + 3, "/");
+	if (n >= sizeof name)
+		return NULL;
+	memcpy(name, link + 3, n);
+	name[n] = 0;
+	return member_named(m->ar, name);
+}
+
+/* The source index of setup member o in m's scene.glb, added when there
+ * is room; SCENE_NOWHERE when o has no nodes. */
+static uint32_t source_of(struct fs *fs, struct member *m, struct member *o)
+{
+	for (uint32_t k = 0; k < m->source_count; k++)
+		if (m->sources[k] == o)
+			return k;
+	if (m->source_count == CUTSCENE_SOURCES_MAX ||
+	    !walked_with_nodes(fs, m, o))
+		return SCENE_NOWHERE;
+	m->sources[m->source_count] = o;
+	return m->source_count++;
 }
 
 static const char *name_of(void *ctx, uint32_t index)
@@ -127,35 +153,51 @@ static const char *name_of(void *ctx, uint32_t index)
 static void frames_of(struct member *m, const uint8_t *data, size_t len,
 		      struct scene_frames *f)
 {
-	*f = (struct scene_frames){ &m->scene, data, len, m->setup_object_of,
-				    name_of, m, m->audio.present ?
-				    "audio.wav" : NULL };
+	*f = (struct scene_frames){ &m->scene, data, len, m->def_of, name_of,
+				    m, m->audio.present ? "audio.wav" : NULL };
+}
+
+/* Each '#' object's source and index there: where its link points (the
+ * pair's setup file, else a common one), as the tree shows it. */
+static int find_definitions(struct fs *fs, struct member *m)
+{
+	const struct ccsf_scene *s = &m->scene;
+	struct scene_def *def = fs_alloc(fs, ((size_t)s->object_count + 1) *
+					 sizeof *def);
+	if (!def)
+		return -ENOMEM;
+	for (uint32_t o = 0; o < s->object_count; o++) {
+		def[o] = (struct scene_def){ SCENE_NOWHERE, 0 };
+		struct member *at = o && m->defined_at[o]
+				    ? member_of_link(m, m->defined_at[o]) : NULL;
+		uint32_t k = at ? source_of(fs, m, at) : SCENE_NOWHERE;
+		uint32_t j = k != SCENE_NOWHERE
+			     ? setup_index(at, m->object_names[o]) : UINT32_MAX;
+		if (j != UINT32_MAX)
+			def[o] = (struct scene_def){ k, j };
+	}
+	m->def_of = def;
+	return 0;
 }
 
 int member_cutscene_prepare(struct fs *fs, struct member *m,
 			    const uint8_t *data, size_t len)
 {
-	const struct ccsf_scene *s = &m->scene;
+	char pair[GZIP_NAME_MAX * 3 + 8];
+	snprintf(pair, sizeof pair, "%se", m->name);
 	struct member *setup;
-	if (member_is_setup(m->name) || s->frame_chunk_count <= 1 ||
-	    !(setup = walked_setup(fs, m)))
+	if (member_is_setup(m->name) || m->scene.frame_chunk_count <= 1 ||
+	    !(setup = walked_with_nodes(fs, m, member_named(m->ar, pair))))
 		return 0;
-	uint32_t *of = fs_alloc(fs, ((size_t)s->object_count + 1) * sizeof *of);
-	if (!of)
-		return -ENOMEM;
-	char prefix[GZIP_NAME_MAX * 3 + 16];
-	size_t n = (size_t)snprintf(prefix, sizeof prefix, "../%s/",
-				    setup->name);
-	for (uint32_t o = 0; o < s->object_count; o++)
-		of[o] = o && m->defined_at[o] &&
-			strncmp(m->defined_at[o], prefix, n) == 0 ?
-			setup_index(setup, m->object_names[o]) : UINT32_MAX;
-	m->setup = setup;
-	m->setup_object_of = of;
+	m->sources[0] = setup;
+	m->source_count = 1;
+	int rc = find_definitions(fs, m);
+	if (rc < 0)
+		return rc;
 	struct scene_frames f;
 	frames_of(m, data, len, &f);
 	struct strbuf sb = STRBUF_INIT;
-	int rc = scene_frames_problems(&setup->scene, &f, &sb);
+	rc = scene_frames_problems(&setup->scene, &f, &sb);
 	if (rc == 0 && sb.len) {
 		m->frames_problems = fs_strdup(fs, sb.data);
 		rc = m->frames_problems ? 0 : -ENOMEM;
@@ -167,29 +209,40 @@ int member_cutscene_prepare(struct fs *fs, struct member *m,
 }
 
 /* scene.glb of a cutscene: made at its first stat, like every made file,
- * so that its size is exact before the first read. */
+ * so that its size is exact before the first read.  Each source's bytes
+ * are held in the cache while it is made. */
 static int produce_cutscene_glb(struct fs *fs, struct node *n, uint8_t **data,
 				size_t *len)
 {
 	struct member *m = n->u.made.ctx;
-	struct cache_ref ref, sref;
+	struct cache_ref ref, sref[CUTSCENE_SOURCES_MAX];
+	struct scene_source src[CUTSCENE_SOURCES_MAX];
+	struct strbuf label = STRBUF_INIT;
+	uint32_t held = 0;
 	int rc = member_bytes(fs, m, &ref);
 	if (rc < 0)
 		return rc;
-	if ((rc = member_bytes(fs, m->setup, &sref)) < 0) {
-		cache_put(fs->cache, &ref);
-		return rc;
+	sb_printf(&label, "%s/", m->ar->tree_path);
+	for (; held < m->source_count; held++) {
+		struct member *o = m->sources[held];
+		if ((rc = member_bytes(fs, o, &sref[held])) < 0)
+			break;
+		src[held] = (struct scene_source){ &o->scene, sref[held].data,
+						   sref[held].len, o, name_of };
+		sb_printf(&label, "%s + ", o->name);
 	}
-	char source[1024];
-	snprintf(source, sizeof source, "%s/%s + %s", m->ar->tree_path,
-		 m->setup->name, m->name);
-	struct scene_env env = { m->setup, name_of, source };
-	struct scene_frames f;
-	frames_of(m, ref.data, ref.len, &f);
-	rc = scene_glb_cutscene(&m->setup->scene, sref.data, sref.len, &env,
-				&f, data, len);
-	cache_put(fs->cache, &sref);
+	sb_puts(&label, m->name);
+	if (rc == 0 && label.failed)
+		rc = -ENOMEM;
+	if (rc == 0) {
+		struct scene_frames f;
+		frames_of(m, ref.data, ref.len, &f);
+		rc = scene_glb_cutscene(src, held, label.data, &f, data, len);
+	}
+	while (held > 0)
+		cache_put(fs->cache, &sref[--held]);
 	cache_put(fs->cache, &ref);
+	sb_free(&label);
 	return rc;
 }
 
@@ -244,7 +297,7 @@ int member_add_cutscene_files(struct fs *fs, struct member *m,
 	 * more than that have frames worth a file. */
 	if (m->scene.frame_chunk_count > 1)
 		dir_add_made(b, "frames.txt", t, produce_frames_text, m, 0);
-	if (m->setup_object_of)
+	if (m->def_of)
 		dir_add_made(b, "scene.glb", t, produce_cutscene_glb, m, 0);
 	return 0;
 }

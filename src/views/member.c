@@ -470,7 +470,7 @@ int member_populate(struct fs *fs, struct node *dir)
 		dir_add_made(&b, "error.txt", t, produce_error_text, m, 0);
 	if (rc == 0 && m->walked) {
 		dir_add_made(&b, "scene.txt", t, produce_scene_text, m, 0);
-		if (scene_has_nodes(&m->scene) && !m->setup_object_of)
+		if (scene_has_nodes(&m->scene) && !m->def_of)
 			dir_add_made(&b, "scene.glb", t, produce_scene_glb, m, 0);
 		struct node *chunks = dir_add_dir(&b, "chunks", t, NULL, NULL);
 		rc = chunks ? populate_chunks(fs, m, chunks) : -ENOMEM;

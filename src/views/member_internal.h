@@ -12,7 +12,11 @@
 #include "archive/index.h"
 #include "ccsf/ccsf.h"
 #include "decode/cutscene.h"
+#include "decode/scene_gltf.h"
 #include "views/member.h"
+
+/* A cutscene's setup file and the three common setup files. */
+#define CUTSCENE_SOURCES_MAX 4
 
 struct member {
 	struct archive_dir *ar;
@@ -37,11 +41,14 @@ struct member {
 	const char **object_names;      /* display name per object index */
 	const char **defined_at;        /* '#' objects: the link's target */
 	struct cutscene_audio audio;    /* where audio.wav's blocks are */
-	/* A cutscene's scene file: its setup member, each object's index
-	 * there (UINT32_MAX: not the pair's), what scene.glb leaves out of
-	 * the frame section (NULL when nothing); NULL otherwise. */
-	struct member *setup;
-	uint32_t *setup_object_of;
+	/* A cutscene's scene file: the members its objects come from (its
+	 * setup member first, then the common setup files that define some
+	 * of them), where each object is defined among them (NULL: this is
+	 * no cutscene with a scene.glb), and what scene.glb leaves out of
+	 * the frame section (NULL when nothing). */
+	struct member *sources[CUTSCENE_SOURCES_MAX];
+	uint32_t source_count;
+	struct scene_def *def_of;
 	const char *frames_problems;
 	/* The game's index: the member's category ("-" without one), fixed
 	 * when the archive is listed, and what the table says of it

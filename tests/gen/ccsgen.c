@@ -92,6 +92,7 @@ static int cmd_full(const char *dir, unsigned members, int level,
 				      .seed = 1000 + i, .rich = i != 1 };
 		put_cutscene(&ao, &c, &r);
 	}
+	put_common_setup(&ao, rng_mtime(&r));
 	uint64_t str_inflated = ao.inflated;
 	uint64_t str_size = archive_close(&ao);
 	free(path);
@@ -100,11 +101,11 @@ static int cmd_full(const char *dir, unsigned members, int level,
 	       "(archive), %llu inflated\n", data_members,
 	       (unsigned long long)data_size,
 	       (unsigned long long)data_inflated);
-	printf("STREAM/STR1.BIN   6 members, %llu bytes compressed "
+	printf("STREAM/STR1.BIN   7 members, %llu bytes compressed "
 	       "(archive), %llu inflated\n", (unsigned long long)str_size,
 	       (unsigned long long)str_inflated);
 	printf("total             %u members, %llu compressed, %llu inflated, "
-	       "%.1f s\n", data_members + 6,
+	       "%.1f s\n", data_members + 7,
 	       (unsigned long long)(data_size + str_size),
 	       (unsigned long long)(data_inflated + str_inflated),
 	       seconds_now() - t0);

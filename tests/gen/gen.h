@@ -92,6 +92,7 @@ struct kit {
 	uint32_t vertices;      /* per mmat */
 	uint16_t crop_u, crop_v;
 	uint32_t seed;
+	uint32_t parent;        /* the Obj chunk's parent (0: none) */
 };
 
 struct kit_ids { uint32_t clut, tex, mat, mdl, obj; };
@@ -160,6 +161,7 @@ void cutscene_extras(struct ccsw *w, uint32_t frame, uint32_t cam,
 			    uint32_t shadow_obj, uint32_t note_obj);
 void put_cutscene(struct archive_out *ao, const struct cutscene *c,
 			 struct rng *r);
+void put_common_setup(struct archive_out *ao, uint32_t mtime);
 void write_plain_files(const char *dir, size_t outside_bytes);
 unsigned exe_category(const char *fname);
 void exe_index_add(struct exe_index *x, const char *fname, uint64_t offset,

@@ -76,7 +76,7 @@ struct kit_ids add_kit(struct ccsw *w, uint32_t file,
 	add_palette_and_texture(w, k, &id);
 	ccsw_material(w, id.mat, id.tex, 1.0f, k->crop_u, k->crop_v);
 	add_kit_model(w, file, k, &id);
-	ccsw_obj(w, id.obj, 0, id.mdl, 0);
+	ccsw_obj(w, id.obj, k->parent, id.mdl, 0);
 	ccsw_obj2(w, id.obj, 0, 0, 0, 0);
 	return id;
 }

@@ -48,6 +48,56 @@ static struct ccsw *cutscene_setup(const struct cutscene *c)
 	return w;
 }
 
+/* str8000e: a common setup file, whose objects any cutscene may name
+ * '#': OBJ_cmn_gull with its child OBJ_cmn_wing (rich cutscenes move
+ * both), and OBJ_cmn_unused, which no cutscene names. */
+void put_common_setup(struct archive_out *ao, uint32_t mtime)
+{
+	struct ccsw *w = ccsw_new("str8000e", 0x100);
+	uint32_t f = ccsw_file(w, " c:\\str\\str8000.max");
+	ccsw_setup(w);
+	static const char *const stems[3] = { "cmn_gull", "cmn_wing",
+					      "cmn_unused" };
+	uint32_t gull = 0;
+	for (uint32_t i = 0; i < 3; i++) {
+		struct kit k = { .stem = stems[i], .psm = 0x13, .tw = 5,
+				 .th = 5, .tex_flag = 1, .clut_flag = 1,
+				 .pattern = CCSW_PAT_NOISY, .mtype = 1,
+				 .mmats = 1, .vertices = 12, .seed = 800 + i,
+				 .parent = i == 1 ? gull : 0 };
+		struct kit_ids id = add_kit(w, f, &k);
+		if (i == 0)
+			gull = id.obj;
+	}
+	ccsw_frame(w, 1);
+	ccsw_end(w);
+	put_scene(ao, "str8000e.tmp", w, mtime);
+}
+
+/* The common file's gull every sixth frame from 7, and its wing (relative
+ * to it) every fourth from 6: placed by the scene file as the pair's
+ * objects are.  Sparse, so that the full disc's 10-minute cutscene grows
+ * by 7,500 records, not 24,000 (scene_full.sh holds its memory). */
+static void common_objects(struct ccsw *w, const uint32_t cmn[2], uint32_t fr)
+{
+	if (fr % 6 == 1 && fr > 1) {
+		struct ccsw_f_obj fo = {
+			.object = cmn[0], .pos = { -8, 3, (float)fr / 4 },
+			.rot = { 0, (float)(fr * 5 % 360), 10 },
+			.scale = { 1.5f, 1.5f, 1.5f }, .tp = 1, .disp_sw = 1,
+		};
+		ccsw_f_obj(w, &fo);
+	}
+	if (fr % 4 == 2 && fr > 2) {
+		struct ccsw_f_obj fo = {
+			.object = cmn[1], .pos = { 2, 0, (float)(fr % 5) },
+			.rot = { (float)(fr * 11 % 360), 0, 0 },
+			.scale = { 1, 1, 1 }, .tp = 1, .disp_sw = 1,
+		};
+		ccsw_f_obj(w, &fo);
+	}
+}
+
 /* Frame records other than F_Obj and F_Pcm, spread over the scene. */
 void cutscene_extras(struct ccsw *w, uint32_t frame, uint32_t cam,
 			    uint32_t mat, uint32_t mph, uint32_t tgt[2],
@@ -66,7 +116,8 @@ void cutscene_extras(struct ccsw *w, uint32_t frame, uint32_t cam,
 		ccsw_f_camera(w, cam, 1, NULL);         /* nothing follows */
 		break;
 	case 4: {
-		const float fov = 50.0f;        /* bits 1-7 set: fov only */
+		/* Bits 1-7 set: fov only, a new one each time. */
+		const float fov = 40.0f + (float)(frame % 30);
 		ccsw_f_camera(w, cam, 0x0fe, &fov);
 		break;
 	}
@@ -138,8 +189,9 @@ static uint16_t pcm_blocks_for(uint32_t frame, uint32_t have)
 	return (uint16_t)(n < 2 ? 2 : n > 7 ? 7 : n);
 }
 
-/* strNNNN: object stubs marked '#' (defined in strNNNNe), a Layer, Pcm
- * audio and the frames. */
+/* strNNNN: object stubs marked '#' (defined in strNNNNe, and in a rich
+ * cutscene two in the common str8000e), a Layer, Pcm audio and the
+ * frames. */
 static struct ccsw *cutscene_scene(const struct cutscene *c)
 {
 	char stem[16], own[40], ext[40];
@@ -163,8 +215,14 @@ static struct ccsw *cutscene_scene(const struct cutscene *c)
 	uint32_t layers[3] = { objectf(w, fown, "LYR_sky"),
 			       objectf(w, fown, "LYR_main"),
 			       objectf(w, fown, "LYR_shade") };
-	if (c->rich)            /* in no file of the pair: the common files' */
+	uint32_t cmn[2] = { 0, 0 };
+	if (c->rich) {
+		/* In no file of the pair, nor in the common str8000e. */
 		objectf(w, fext, "OBJ_cmn_kite");
+		uint32_t fcmn = ccsw_file(w, "#c:\\str\\str8000.max");
+		cmn[0] = objectf(w, fcmn, "OBJ_cmn_gull");
+		cmn[1] = objectf(w, fcmn, "OBJ_cmn_wing");
+	}
 
 	ccsw_setup(w);
 	ccsw_clump(w, clump, 3, objs);
@@ -185,9 +243,11 @@ static struct ccsw *cutscene_scene(const struct cutscene *c)
 		uint16_t blocks = pcm_blocks_for(fr, sample / 256);
 		ccsw_f_pcm(w, 0, blocks, NULL, sample);
 		sample += blocks * 256u;
-		if (c->rich)
+		if (c->rich) {
+			common_objects(w, cmn, fr);
 			cutscene_extras(w, fr, cam, mat, mph, tgt, objs[2],
 					objs[0]);
+		}
 	}
 	ccsw_end(w);
 	return w;

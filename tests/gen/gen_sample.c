@@ -498,6 +498,8 @@ int cmd_sample(const char *dir, const char *raw, const char *exes)
 	struct cutscene c = { .number = 1, .frames = 60, .seed = 100,
 			      .rich = true };
 	put_cutscene(&ao, &c, &r);
+	/* Last, so the pair's members keep their places. */
+	put_common_setup(&ao, rng_mtime(&r));
 	archive_close(&ao);
 	free(path);
 	return 0;

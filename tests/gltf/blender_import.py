@@ -26,6 +26,9 @@ that needs no quoting in a shell):
                      (X, Y, Z) of the game's Z-up axes (Blender's too)
                      and turns as Rz * Ry * Rx * Rx(180) (degrees), as
                      an F_Camera record places it
+    object_at=F,NAME,X,Y,Z  at game frame F the mesh object NAME sits at
+                     (X, Y, Z) of the game's Z-up axes, shown (a scale
+                     above 0)
 
 Exits 0 when every expectation holds, 1 when one fails, 2 when the
 import itself fails.  Blender swallows exceptions and sys.exit from a
@@ -144,6 +147,25 @@ def camera_at(v, fps):
         [[round(m[i][j], 3) for j in range(4)] for i in range(3)])
 
 
+def object_at(v, fps):
+    """Whether mesh object v[1] is at (v[2], v[3], v[4]) at game frame
+    v[0], and shown."""
+    o = bpy.context.scene.objects.get(v[1])
+    if o is None or o.type != 'MESH':
+        return False, 'a mesh object %s (%s)' % (
+            v[1], 'none' if o is None else o.type)
+    at = float(v[0]) / 30.0 * fps
+    bpy.context.scene.frame_set(int(at), subframe=at - int(at))
+    m = o.matrix_world
+    want = [float(x) for x in v[2:5]]
+    got = [m[i][3] for i in range(3)]
+    size = min(m.to_scale())
+    ok = max(abs(a - b) for a, b in zip(got, want)) <= \
+        1e-4 * max(1.0, max(abs(x) for x in want)) and size > 1e-6
+    return ok, 'mesh %s at game frame %s: %s, shown (got %s, scale %.3g)' % (
+        v[1], v[0], want, [round(x, 4) for x in got], size)
+
+
 def check(expect, c, spans, fps, bbox=None):
     bad = 0
     for e in expect:
@@ -168,6 +190,8 @@ def check(expect, c, spans, fps, bbox=None):
         elif e.startswith('camera_at='):
             ok, desc = camera_at([float(x) for x in e.split('=')[1].split(',')],
                                  fps)
+        elif e.startswith('object_at='):
+            ok, desc = object_at(e.split('=')[1].split(','), fps)
         elif e.startswith('bbox='):
             want = [float(x) for x in e.split('=')[1].split(',')]
             size = max(max(want[3:][k] - want[k] for k in range(3)), 1.0)

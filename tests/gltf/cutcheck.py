@@ -2,22 +2,36 @@
 # SPDX-License-Identifier: MIT
 """cutcheck.py - a cutscene's scene.glb checked against its frame section.
 
-    cutcheck.py SCENE.glb SCENE.ccs SETUP.ccs [--frames a,b,c] [--tol 1e-3]
+    cutcheck.py SCENE.glb SCENE.ccs SETUP.ccs [COMMON.ccs ...]
+                [--frames a,b,c] [--tol 1e-3] [--require NAME ...]
+                [--fov-changes]
 
 Reads the scene file's frame section itself (Top, F_Obj and F_Camera
-records, FORMATS.md "Animation") and the setup file's Obj parents, then at
-each frame (default: the first, middle and last) compares every node of
-the GLB that an F_Obj record names, and the camera node, with where the
-records put them:
+records, FORMATS.md "Animation") and the Obj chunks of the setup file and
+of the common setup files given (an object is the first file's that
+defines it by name, as the tree's links say), then at each frame
+(default: the first, middle and last) compares every node of the GLB
+that an F_Obj record names, and the camera node, with where the records
+put them:
 
+- an object a setup file defines must be a node, with a mesh named after
+  its Obj chunk's model when it has one; a parent its file defines but
+  the scene file does not name stands still at the identity (it is not
+  in the GLB);
 - an object's world = R_x(-90) * parent world * T * Rx * Ry * Rz * S, its
   latest record at or before the frame holding (a record holds until the
   next); before its first record, or while its transparency is 0 or its
   flags' bit 0 is clear, it is hidden: its world matrix scales to 0;
 - the camera's world = R_x(-90) * T * Rz * Ry * Rx * R_x(180), each
   F_Camera field keeping its value until a record carries a new one;
+- the camera's yfov (its KHR_animation_pointer channel's STEP value at
+  the frame, else the camera's own) = 2 atan(tan(fov / 2) / (4 / 3))
+  of the latest fov a record carries (before the first, the first's;
+  45 degrees when none does); --fov-changes: fail unless it differs
+  between the frames compared;
 - the animation lasts the Frame chunk's count / 30 s, and the asset's
-  extras name audio.wav.
+  extras name audio.wav;
+- each --require NAME was compared, with its mesh, at every frame.
 
 Exit 0 when all agree, 1 on a mismatch (each printed), 2 on a bad file.
 Only Python 3 and numpy, and gltfread.py / ccsread.py, which share
@@ -111,11 +125,126 @@ def camera_world(cams, obj, f):
         rx(180)
 
 
+def camera_fov(cams, obj, f):
+    """The full horizontal fov (degrees) the records give at frame f:
+    the latest that carries one, before it the first; 45 without."""
+    fovs = [(frame, vals[7]) for frame, o, vals in cams
+            if o == obj and 7 in vals]
+    if not fovs:
+        return 45.0
+    at = [v for frame, v in fovs if frame <= f]
+    return at[-1] if at else fovs[0][1]
+
+
+def yfov_of(hfov):
+    if not 0 < hfov < 180:
+        hfov = 45.0
+    return 2 * math.atan(math.tan(math.radians(hfov) / 2) / (4.0 / 3.0))
+
+
+def gltf_yfov(glb, cam, t):
+    """Camera cam's yfov at time t: its pointer channel's STEP value, or
+    the camera's own."""
+    ptr = '/cameras/%d/perspective/yfov' % cam
+    for a in glb.json.get('animations', []):
+        for c in a['channels']:
+            ext = c['target'].get('extensions', {}).get(
+                'KHR_animation_pointer', {})
+            if c['target'].get('path') != 'pointer' or ext.get('pointer') != ptr:
+                continue
+            s = a['samplers'][c['sampler']]
+            times = glb.accessor(s['input'])[:, 0]
+            vals = glb.accessor(s['output'])[:, 0]
+            i = int(np.searchsorted(times, t + 1e-6, side='right')) - 1
+            return float(vals[max(i, 0)]), True
+    return glb.json['cameras'][cam]['perspective']['yfov'], False
+
+
+def check_fovs(glb, node_of, scene, cams, frames, want_changes):
+    """Each camera's yfov at each frame against its records; returns the
+    failures."""
+    bad = 0
+    for obj in sorted({o for _, o, _ in cams}):
+        nm = scene.name(obj)
+        cam = glb.nodes[node_of[nm]].get('camera') if nm in node_of else None
+        if cam is None:
+            continue
+        seen, animated = [], False
+        for f in frames:
+            got, animated = gltf_yfov(glb, cam, f / 30.0)
+            hfov = camera_fov(cams, obj, f)
+            want = yfov_of(hfov)
+            seen.append(got)
+            if abs(got - want) > 1e-5:
+                print('FAIL camera %s yfov at frame %d: %.6f, want %.6f '
+                      '(fov %g)' % (nm, f, got, want, hfov))
+                bad += 1
+        print('camera %s: yfov at frames %s: %s (%s)' % (
+            nm, ','.join(map(str, frames)),
+            ', '.join('%.4f' % x for x in seen),
+            'animated' if animated else 'fixed'))
+        if want_changes and len(set(seen)) < 2:
+            print('FAIL camera %s: the fov does not change' % nm)
+            bad += 1
+    return bad
+
+
 def near(a, b, tol):
     return np.max(np.abs(a - b)) <= tol * max(1.0, np.max(np.abs(b)))
 
 
-def check(glb, scene, setup, frames, tol):
+def definitions(setups):
+    """{object name: (parent name, model name, the model's mmats)}, the
+    first file's."""
+    defs = {}
+    for ccs in setups:
+        for o, (parent, model) in ccs.objs.items():
+            nm = ccs.name(o)
+            if nm and nm not in defs:
+                defs[nm] = (ccs.name(parent), ccs.name(model),
+                            ccs.models.get(model, (0, []))[1])
+    return defs
+
+
+def same_positions(glb, mesh, mmats, tol):
+    """A rigid model's mesh holds its mmats' positions, primitive for
+    mmat (True when the model is not rigid: glbcheck.py's business)."""
+    if not mmats or any(m[0] != 'rigid' for m in mmats):
+        return True
+    prims = mesh.get('primitives', [])
+    if len(prims) != len(mmats):
+        return False
+    for prim, mm in zip(prims, mmats):
+        got = glb.accessor(prim['attributes']['POSITION'])
+        if got.shape != mm[1].shape or not near(got, mm[1], tol):
+            return False
+    return True
+
+
+def check_meshes(glb, node_of, names, defs, tol):
+    """Each defined object that the records name is a node with its
+    model's mesh and vertices; returns the failures."""
+    bad = 0
+    meshes = glb.json.get('meshes', [])
+    for nm in names:
+        if nm not in defs:
+            continue                # no file given defines it
+        _, model, mmats = defs[nm]
+        node = glb.nodes[node_of[nm]] if nm in node_of else None
+        mesh = node.get('mesh') if node is not None else None
+        got = meshes[mesh].get('name') if mesh is not None else None
+        if node is None or (model and got != model):
+            print('FAIL %s: %s, want a node with mesh %s' % (
+                nm, 'no node' if node is None else 'mesh %s' % got, model))
+            bad += 1
+        elif mesh is not None and not same_positions(glb, meshes[mesh],
+                                                     mmats, tol):
+            print('FAIL %s: mesh %s is not %s\'s vertices' % (nm, got, model))
+            bad += 1
+    return bad
+
+
+def check(glb, scene, setups, frames, tol, required, fov_changes=False):
     count, objs, cams = frame_records(scene)
     node_of = {n.get('name'): i for i, n in enumerate(glb.nodes)}
     anims = glb.json.get('animations', [])
@@ -133,9 +262,13 @@ def check(glb, scene, setup, frames, tol):
     if extras.get('audio') != 'audio.wav' or extras.get('frames') != count:
         print('FAIL extras: %s' % extras)
         bad += 1
-    parents = {scene.name(o): setup.name(p[0]) for o, p in setup.objs.items()}
+    defs = definitions(setups)
+    parents = {nm: d[0] for nm, d in defs.items()}
     by_name = {scene.name(o): recs for o, recs in objs.items()}
+    bad += check_meshes(glb, node_of, by_name, defs, tol)
+    bad += check_fovs(glb, node_of, scene, cams, frames, fov_changes)
     placed = 0
+    compared = {}
     for f in frames:
         world = glb.worlds(0, f / 30.0)
         local = {nm: object_local(recs, f) for nm, recs in by_name.items()}
@@ -152,10 +285,12 @@ def check(glb, scene, setup, frames, tol):
             return m, hidden
         for nm in by_name:
             if nm not in node_of:
-                continue            # the pair does not define it
+                continue            # no setup file defines it
             want, hidden = want_world(nm)
             got = world[node_of[nm]]
             placed += 1
+            if glb.nodes[node_of[nm]].get('mesh') is not None:
+                compared[nm] = compared.get(nm, 0) + 1
             # A hidden node's world scales to nothing; where it would be
             # is no one's business.
             ok = not got[:3, :3].any() if hidden else \
@@ -179,33 +314,45 @@ def check(glb, scene, setup, frames, tol):
     if not placed:
         print('FAIL nothing to compare')
         bad += 1
+    for nm in required:
+        if compared.get(nm, 0) != len(frames):
+            print('FAIL %s compared with its mesh at %d of %d frames' % (
+                nm, compared.get(nm, 0), len(frames)))
+            bad += 1
+        else:
+            print('%s: its mesh placed per its records at frames %s' % (
+                nm, ','.join(map(str, frames))))
     return 1 if bad else 0
 
 
 def main(argv):
-    frames, tol, files = None, 1e-3, []
+    frames, tol, files, required, fov_changes = None, 1e-3, [], [], False
     it = iter(argv)
     for a in it:
         if a == '--frames':
             frames = [int(x) for x in next(it).split(',')]
         elif a == '--tol':
             tol = float(next(it))
+        elif a == '--require':
+            required.append(next(it))
+        elif a == '--fov-changes':
+            fov_changes = True
         else:
             files.append(a)
-    if len(files) != 3:
+    if len(files) < 3:
         print(__doc__)
         return 2
     try:
         glb = Glb(open(files[0], 'rb').read())
         scene = Ccs(open(files[1], 'rb').read())
-        setup = Ccs(open(files[2], 'rb').read())
+        setups = [Ccs(open(f, 'rb').read()) for f in files[2:]]
     except (OSError, ValueError, struct.error) as e:
         print('cutcheck: %s' % e)
         return 2
     if frames is None:
         count = frame_records(scene)[0]
         frames = [0, count // 2, max(count - 1, 0)]
-    return check(glb, scene, setup, frames, tol)
+    return check(glb, scene, setups, frames, tol, required, fov_changes)
 
 
 if __name__ == '__main__':

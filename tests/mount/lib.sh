@@ -190,17 +190,28 @@ need_gltf_tools() {
 		skip_all "no numpy for $PY (python3-numpy)"
 }
 
+# common_setups DIR: the common setup files' .ccs beside member folder
+# DIR, in the order ccsfs looks into them.
+common_setups() {
+	for _c in str8000e str8001e str8800e; do
+		[ -f "$1/../$_c/$_c.ccs" ] && echo "$1/../$_c/$_c.ccs"
+	done
+}
+
 # glbcheck_each LIST: glbcheck.py of every scene.glb in LIST against the
-# .ccs beside it (a cutscene's, cutcheck.py against its frame section and
-# its setup file), each output in $work/glbcheck.<member>.out; echoes the
-# paths (below $mnt) of those that fail.
+# .ccs beside it (a cutscene's, cutcheck.py against its frame section,
+# its setup file and the common setup files), each output in
+# $work/glbcheck.<member>.out; echoes the paths (below $mnt) of those
+# that fail.
 glbcheck_each() {
 	while IFS= read -r glb; do
 		dir=$(dirname "$glb")
 		m=$(basename "$dir")
 		setup=$dir/../${m}e/${m}e.ccs
 		if [ -f "$dir/frames.txt" ] && [ -f "$setup" ]; then
-			"$PY" "$gltf/cutcheck.py" "$glb" "$dir/$m.ccs" "$setup"
+			# shellcheck disable=SC2046
+			"$PY" "$gltf/cutcheck.py" "$glb" "$dir/$m.ccs" "$setup" \
+				$(common_setups "$dir")
 		else
 			"$PY" "$gltf/glbcheck.py" "$glb" "$dir/$m.ccs"
 		fi >"$work/glbcheck.$m.out" 2>&1 || printf ' %s' "${glb#$mnt/}"

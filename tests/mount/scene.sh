@@ -72,15 +72,52 @@ check "Blender imports $c/scene.glb: a mesh, $nodes bones, an image, a $frames-f
 # section's F_Camera records put it: the full record of frame 22 at
 # frame 25 (position and rotation from gen_cutscene.c), frame 52's at 59;
 # MPH_ribbon's F_Morpher records (frames 6, 16, ...: MDL_tgtA at
-# frame % 30 / 30, MDL_tgtB at 0.5) are its base's shape keys.
+# frame % 30 / 30, MDL_tgtB at 0.5) are its base's shape keys.  Two of
+# the five meshes are the common setup file str8000e's: OBJ_cmn_gull,
+# whose records (frames 7, 13, 19, ...) put it at (-8, 3, frame / 4),
+# and its child OBJ_cmn_wing.  The camera's fov animation
+# (KHR_animation_pointer) is not Blender 3.4's to read; it still imports
+# the rest.
 cut=$mnt/STREAM/STR1.BIN/str0001
-check "Blender imports the cutscene: its three objects, a 60-frame action, the camera on its records, the F_Morpher weights" \
-	blend "$cut/scene.glb" meshes=3 cameras=1 span_frames=60 \
+check "Blender imports the cutscene: its five objects (two from str8000e), a 60-frame action, the camera on its records, the F_Morpher weights" \
+	blend "$cut/scene.glb" meshes=5 cameras=1 span_frames=60 \
 	camera_at=25,0,-100,20,90,0,22 camera_at=59,0,-100,20,90,0,52 \
 	shape_keys=2 shape_key_curves=2 key=5,MDL_tgtB,0 key=6,MDL_tgtB,0.5 \
-	key=17,MDL_tgtA,0.5333 key=26,MDL_tgtA,0.8667
+	key=17,MDL_tgtA,0.5333 key=26,MDL_tgtA,0.8667 \
+	object_at=7,OBJ_cmn_gull,-8,3,1.75 object_at=16,OBJ_cmn_gull,-8,3,3.25 \
+	object_at=31,OBJ_cmn_gull,-8,3,7.75
+check_fails "... and the check fails on the gull a frame early" \
+	blend "$cut/scene.glb" object_at=30,OBJ_cmn_gull,-8,3,7.75
 check_fails "... and the check fails on a camera a frame late" \
 	blend "$cut/scene.glb" camera_at=25,0,-100,20,90,0,23
+
+# The common file's objects in the GLB on their own: their meshes hold
+# their models' vertices and sit where their F_Obj records put them at
+# frames 7, 16 and 31, and the camera's yfov is the F_Camera records'
+# fov (44, 54 then 64 degrees) at each: cutcheck.py reads the records
+# and the GLB itself.
+sd=$mnt/STREAM/STR1.BIN
+check "cutcheck: str8000e's OBJ_cmn_gull and OBJ_cmn_wing on their records, the camera's fov on its records, frames 7, 16, 31" \
+	"$PY" "$gltf/cutcheck.py" "$cut/scene.glb" "$cut/str0001.ccs" \
+	"$sd/str0001e/str0001e.ccs" "$sd/str8000e/str8000e.ccs" \
+	--frames 7,16,31 --require OBJ_cmn_gull --require OBJ_cmn_wing \
+	--fov-changes
+sed 's/^/# /' "$work/last.out"
+check_fails "... and fails without str8000e, which places the wing below the gull" \
+	"$PY" "$gltf/cutcheck.py" "$cut/scene.glb" "$cut/str0001.ccs" \
+	"$sd/str0001e/str0001e.ccs" --frames 7,16,31
+check "the fov animation is KHR_animation_pointer's, used but not required" \
+	"$PY" - "$cut/scene.glb" <<'PY'
+import json, struct, sys
+b = open(sys.argv[1], 'rb').read()
+g = json.loads(b[20:20 + struct.unpack_from('<I', b, 12)[0]])
+sys.exit(0 if 'KHR_animation_pointer' in g.get('extensionsUsed', []) and
+         'KHR_animation_pointer' not in g.get('extensionsRequired', []) else 1)
+PY
+check "error.txt of the cutscene does not list the common file's objects" \
+	sh -c "! grep -q 'OBJ_cmn_gull\|OBJ_cmn_wing' '$cut/error.txt' 2>/dev/null"
+check "str8000e's object no cutscene names is not in the cutscene" \
+	sh -c "! grep -aq 'OBJ_cmn_unused' '$cut/scene.glb'"
 check_eq "the cutscene's extras name its sound and its length" \
 	'audio.wav 60 30' "$("$PY" - "$cut/scene.glb" <<'PY'
 import json, struct, sys
