@@ -44,10 +44,11 @@ static void scratch_gone(void *p)
 	free(s);
 }
 
+static bool scratch_key_made;
+
 static void scratch_key_make(void)
 {
-	if (pthread_key_create(&scratch_key, scratch_gone) != 0)
-		atomic_store(&scratch_threads, SCRATCH_THREADS);
+	scratch_key_made = pthread_key_create(&scratch_key, scratch_gone) == 0;
 }
 
 /* This thread's scratch if it has or may have one and no other strbuf
@@ -55,6 +56,8 @@ static void scratch_key_make(void)
 static struct scratch *scratch_take(void)
 {
 	pthread_once(&scratch_once, scratch_key_make);
+	if (!scratch_key_made)
+		return NULL;
 	struct scratch *s = pthread_getspecific(scratch_key);
 	if (!s) {
 		if (atomic_fetch_add(&scratch_threads, 1) >= SCRATCH_THREADS) {
