@@ -5,10 +5,10 @@
 
 #include <stdbool.h>
 #include <string.h>
-#include <zlib.h>
 
 #include "decode/png_stored.h"
 #include "util/bytes.h"
+#include "util/checksum.h"
 
 /* A stored deflate block holds at most this many bytes (RFC 1951 3.2.4). */
 #define STORED_MAX 65535u
@@ -93,8 +93,7 @@ static uint8_t *close_chunk(uint8_t *o, const char *type, size_t len)
 {
 	wr_u32be(o, (uint32_t)len);
 	memcpy(o + 4, type, 4);
-	uLong crc = crc32_z(0, o + 4, 4 + len);
-	wr_u32be(o + 8 + len, (uint32_t)crc);
+	wr_u32be(o + 8 + len, checksum_crc32(0, o + 4, 4 + len));
 	return o + 12 + len;
 }
 
@@ -140,12 +139,12 @@ struct stored_out {
 	uint8_t *o;
 	size_t left;            /* raw bytes still to come */
 	size_t room;            /* left in the current block */
-	uLong adler;
+	uint32_t adler;
 };
 
 static void emit(struct stored_out *s, const uint8_t *p, size_t n)
 {
-	s->adler = adler32_z(s->adler, p, n);
+	s->adler = checksum_adler32(s->adler, p, n);
 	while (n) {
 		if (!s->room) {
 			s->room = s->left < STORED_MAX ? s->left : STORED_MAX;
@@ -193,9 +192,9 @@ static uint8_t *put_idat(const struct png_indexed *p, const uint8_t *index,
 	uint8_t *z = o + 8;
 	z[0] = 0x78;                    /* deflate, 32 KiB window */
 	z[1] = 0x01;                    /* lowest level; FCHECK */
-	struct stored_out s = { z + 2, raw_bytes(p), 0, adler32_z(0, NULL, 0) };
+	struct stored_out s = { z + 2, raw_bytes(p), 0, 1 };
 	emit_rows(p, index, &s);
-	wr_u32be(s.o, (uint32_t)s.adler);
+	wr_u32be(s.o, s.adler);
 	return close_chunk(o, "IDAT", idat_data_bytes(p));
 }
 
