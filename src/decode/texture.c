@@ -17,6 +17,7 @@
 #include "ccsf/ccsf.h"
 #include "ccsf/layout.h"
 #include "decode/texture.h"
+#include "util/bufpool.h"
 #include "util/bytes.h"
 #include "util/reason.h"
 
@@ -209,7 +210,7 @@ void palette_from_clut(const struct clut *clut, struct palette *pal)
 
 void indexed_image_free(struct indexed_image *img)
 {
-	free(img->index);
+	bufpool_free(img->index);
 	img->index = NULL;
 	img->width = img->height = 0;
 }
@@ -317,7 +318,9 @@ int texture_decode(const struct texture *tex, unsigned level,
 		return rc;
 	const struct texture_level *lv = &tex->level[level];
 	uint32_t w = lv->width, h = lv->height;
-	img->index = malloc((size_t)w * h);
+	/* From the pool: a 256x256 image is a mapping of its own, and every
+	 * texture.png of a walk would fault it in and unmap it again. */
+	img->index = bufpool_alloc((size_t)w * h);
 	if (!img->index) {
 		reason_set(why, "texture: out of memory for %" PRIu32 "x%" PRIu32
 		    " pixels", w, h);

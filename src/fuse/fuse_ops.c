@@ -11,6 +11,7 @@
 
 #include "fuse/fuse_ops.h"
 #include "tree/tree.h"
+#include "util/bufpool.h"
 
 /* An open file needs no state of its own: the node is its inode, and
  * fi->fh is a passed-through file's descriptor plus one (0 for none).  A
@@ -184,7 +185,9 @@ static void reply_dir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 {
 	struct fs *fs = fs_of(req);
 	struct node *dir = node_of(fs, ino);
-	char *buf = malloc(size);
+	/* The kernel asks for up to 128 KiB at a time: from the pool, or
+	 * every listing of a folder would map, fault in and unmap it. */
+	char *buf = bufpool_alloc(size);
 	if (!buf) {
 		fuse_reply_err(req, ENOMEM);
 		return;
@@ -199,7 +202,7 @@ static void reply_dir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		used += need;
 	}
 	fuse_reply_buf(req, buf, used);
-	free(buf);
+	bufpool_free(buf);
 }
 
 static void ccsfs_readdir(fuse_req_t req, fuse_ino_t ino, size_t size,
@@ -250,14 +253,14 @@ static void ccsfs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	struct fs *fs = fs_of(req);
 	struct node *n = node_of(fs, ino);
 	if (tree_reads_copy(n)) {
-		char *buf = malloc(size ? size : 1);
+		char *buf = bufpool_alloc(size ? size : 1);
 		ssize_t r = buf ? tree_read(fs, n, buf, size, (uint64_t)off,
 					    host_fd_of(fi)) : -ENOMEM;
 		if (r < 0)
 			fuse_reply_err(req, (int)-r);
 		else
 			fuse_reply_buf(req, buf, (size_t)r);
-		free(buf);
+		bufpool_free(buf);
 		return;
 	}
 	/* Cached bytes go to the kernel straight from the cache. */
