@@ -15,6 +15,7 @@
 #include "tree/tree_internal.h"
 #include "util/bufpool.h"
 #include "util/log.h"
+#include "util/strbuf.h"
 #include "util/vec.h"
 
 
@@ -73,6 +74,7 @@ void fs_destroy(struct fs *fs)
 	fs->hooks = NULL;
 	cache_free(fs->cache);
 	bufpool_drain();
+	sb_scratch_drain();
 	for (struct arena *a = fs->arenas, *next; a; a = next) {
 		next = a->next;
 		free(a);

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,82 +14,63 @@
 #include "util/numfmt.h"
 #include "util/strbuf.h"
 
-/* The scratch: one a thread for at most SCRATCH_THREADS threads at a
- * time, each up to SCRATCH_MAX, so all of them stay within the 32 MiB
- * the daemon may hold beyond its cache.  A text longer than that moves
- * to pool buffers and doubles as before. */
+/* The scratch buffers: SCRATCH_SLOTS of them, each up to SCRATCH_MAX, so
+ * all of them stay within the 32 MiB the daemon may hold beyond its
+ * cache.  They are shared by every thread, not one a thread: libfuse
+ * hands requests to any of its (up to ten) workers, and with one a
+ * thread for the first four only, a listing's texts mostly landed on
+ * threads without one and doubled through the pool.  Two cores make at
+ * most a few texts at a time; a text that finds every slot busy, or
+ * grows past SCRATCH_MAX, moves to pool buffers and doubles as before. */
 #define SCRATCH_MAX (2u << 20)
-#define SCRATCH_THREADS 4
-
-/* A strbuf is normally finished on the thread that built it; if its
- * thread ends first the scratch is left to the strbuf to free. */
-enum { SCRATCH_IDLE, SCRATCH_BUSY, SCRATCH_ORPHAN };
+#define SCRATCH_SLOTS 4
 
 struct scratch {
-	char *data;
-	atomic_int state;
+	char *data;             /* made by the first taker, kept */
+	atomic_bool busy;
 };
 
-static pthread_key_t scratch_key;
-static pthread_once_t scratch_once = PTHREAD_ONCE_INIT;
-static atomic_int scratch_threads;
+static struct scratch scratch[SCRATCH_SLOTS];
+static pthread_mutex_t scratch_make = PTHREAD_MUTEX_INITIALIZER;
 
-static void scratch_gone(void *p)
-{
-	struct scratch *s = p;
-	atomic_fetch_sub(&scratch_threads, 1);
-	int busy = SCRATCH_BUSY;
-	if (atomic_compare_exchange_strong(&s->state, &busy, SCRATCH_ORPHAN))
-		return;
-	free(s->data);
-	free(s);
-}
-
-static bool scratch_key_made;
-
-static void scratch_key_make(void)
-{
-	scratch_key_made = pthread_key_create(&scratch_key, scratch_gone) == 0;
-}
-
-/* This thread's scratch if it has or may have one and no other strbuf
- * of the thread holds it; NULL otherwise. */
+/* A free slot with its buffer, marked busy; NULL when none is. */
 static struct scratch *scratch_take(void)
 {
-	pthread_once(&scratch_once, scratch_key_make);
-	if (!scratch_key_made)
-		return NULL;
-	struct scratch *s = pthread_getspecific(scratch_key);
-	if (!s) {
-		if (atomic_fetch_add(&scratch_threads, 1) >= SCRATCH_THREADS) {
-			atomic_fetch_sub(&scratch_threads, 1);
-			return NULL;
-		}
-		s = calloc(1, sizeof *s);
-		if (s)
+	for (unsigned i = 0; i < SCRATCH_SLOTS; i++) {
+		struct scratch *s = &scratch[i];
+		bool idle = false;
+		if (!atomic_compare_exchange_strong(&s->busy, &idle, true))
+			continue;
+		if (!s->data) {
+			pthread_mutex_lock(&scratch_make);
 			s->data = malloc(SCRATCH_MAX);
-		if (!s || !s->data ||
-		    pthread_setspecific(scratch_key, s) != 0) {
-			if (s)
-				free(s->data);
-			free(s);
-			atomic_fetch_sub(&scratch_threads, 1);
-			return NULL;
+			pthread_mutex_unlock(&scratch_make);
 		}
-	}
-	int idle = SCRATCH_IDLE;
-	if (!atomic_compare_exchange_strong(&s->state, &idle, SCRATCH_BUSY))
+		if (s->data)
+			return s;
+		atomic_store(&s->busy, false);
 		return NULL;
-	return s;
+	}
+	return NULL;
 }
 
 static void scratch_give_back(struct strbuf *sb)
 {
 	struct scratch *s = sb->scratch;
 	sb->scratch = NULL;
-	if (atomic_exchange(&s->state, SCRATCH_IDLE) == SCRATCH_ORPHAN) {
-		free(s->data);
-		free(s);
+	atomic_store(&s->busy, false);
+}
+
+void sb_scratch_drain(void)
+{
+	for (unsigned i = 0; i < SCRATCH_SLOTS; i++) {
+		bool idle = false;
+		if (atomic_compare_exchange_strong(&scratch[i].busy, &idle,
+						   true)) {
+			free(scratch[i].data);
+			scratch[i].data = NULL;
+			atomic_store(&scratch[i].busy, false);
+		}
 	}
 }
 

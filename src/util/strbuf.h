@@ -5,9 +5,9 @@
  * nothing, and the producer reports -ENOMEM once at the end instead of
  * checking every append.
  *
- * A text that grows past BUFPOOL_MIN is built in its thread's scratch
- * buffer, whose pages stay mapped from one file to the next, and copied
- * once into a buffer of exactly its length by sb_finish.  Doubling in
+ * A text that grows past BUFPOOL_MIN is built in one of a few shared
+ * scratch buffers, whose pages stay mapped from one file to the next,
+ * and copied once into a buffer of exactly its length by sb_finish.  Doubling in
  * fresh mappings faulted in twice the file's pages and shrank the last
  * one with mremap, each unmap a TLB flush on both cores: a third of the
  * CPU of making every model.txt and model.obj.
@@ -27,7 +27,7 @@ struct strbuf {
 	size_t len;
 	size_t cap;
 	bool failed;
-	struct scratch *scratch;  /* data is a thread's scratch buffer */
+	struct scratch *scratch;  /* data is a scratch buffer */
 };
 
 #define STRBUF_INIT { NULL, 0, 0, false, NULL }
@@ -47,5 +47,8 @@ char *sb_reserve(struct strbuf *sb, size_t n);
  * Returns -ENOMEM if any append failed. */
 int sb_finish(struct strbuf *sb, uint8_t **data, size_t *len);
 void sb_free(struct strbuf *sb);
+/* Frees the scratch buffers no strbuf holds (at unmount, so that leak
+ * checkers see a clean exit). */
+void sb_scratch_drain(void);
 
 #endif
