@@ -132,6 +132,38 @@ static void sizes_as_options_take_them(void **state)
 	assert_int_equal(numfmt_parse_size("17179869184G"), 0);
 }
 
+/* Integers as printf prints them, at every digit count and at the
+ * edges of the 32-bit path; numfmt_digits keeps the last n digits. */
+static void integers_as_printf_prints_them(void **state)
+{
+	(void)state;
+	char got[32], want[32];
+	uint64_t p = 1;
+	for (int k = 0; k <= 20; k++) {
+		uint64_t around[] = { p - 1, p, p + 1 };
+		for (int j = 0; j < 3; j++) {
+			*numfmt_uint(got, around[j]) = '\0';
+			snprintf(want, sizeof want, "%llu",
+				 (unsigned long long)around[j]);
+			assert_string_equal(got, want);
+		}
+		if (k < 19)
+			p *= 10;
+	}
+	uint64_t edges[] = { 0, UINT32_MAX, (uint64_t)UINT32_MAX + 1,
+			     UINT64_MAX };
+	for (int j = 0; j < 4; j++) {
+		*numfmt_uint(got, edges[j]) = '\0';
+		snprintf(want, sizeof want, "%llu", (unsigned long long)edges[j]);
+		assert_string_equal(got, want);
+	}
+	char tail[8] = "xxxxxxx";
+	numfmt_digits(tail + 7, 12345678901234567ull, 7);
+	assert_memory_equal(tail, "1234567", 7);
+	numfmt_digits(tail + 3, 5, 3);
+	assert_memory_equal(tail, "005", 3);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -144,6 +176,7 @@ int main(void)
 		cmocka_unit_test(vec_grows_by_doubling),
 		cmocka_unit_test(vec_refuses_overflow_and_keeps_the_array),
 		cmocka_unit_test(sizes_as_options_take_them),
+		cmocka_unit_test(integers_as_printf_prints_them),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
