@@ -8,6 +8,7 @@
 #include "util/vec.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 
