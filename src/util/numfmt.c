@@ -19,47 +19,62 @@ static const char digit_pairs[] =
 
 void numfmt_digits(char *end, uint64_t v, unsigned n)
 {
-	for (; n >= 2 && v > UINT32_MAX; n -= 2) {
+	for (; n >= 2; n -= 2) {
 		end -= 2;
 		memcpy(end, digit_pairs + 2 * (v % 100), 2);
 		v /= 100;
 	}
-	if (v > UINT32_MAX) {           /* n is 0 or 1 here */
-		if (n)
-			end[-1] = (char)('0' + v % 10);
-		return;
-	}
-	/* 32-bit division by 100 is a shorter multiply than 64-bit; almost
-	 * every number in the files (indices, counts) is small. */
-	uint32_t u = (uint32_t)v;
-	for (; n >= 2; n -= 2) {
-		end -= 2;
-		memcpy(end, digit_pairs + 2 * (u % 100), 2);
-		u /= 100;
-	}
 	if (n)
-		end[-1] = (char)('0' + u % 10);
+		end[-1] = (char)('0' + v % 10);
 }
 
-/* From the bit length: log10(2) is about 1233 / 4096, and one compare
- * with a power of ten corrects the estimate (no loop of divisions). */
 static unsigned digit_count(uint64_t v)
 {
-	static const uint64_t pow10[20] = {
-		1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull,
-		10000000ull, 100000000ull, 1000000000ull, 10000000000ull,
-		100000000000ull, 1000000000000ull, 10000000000000ull,
-		100000000000000ull, 1000000000000000ull, 10000000000000000ull,
-		100000000000000000ull, 1000000000000000000ull,
-		10000000000000000000ull
-	};
-	uint64_t w = v | 1;
-	unsigned t = ((64u - (unsigned)__builtin_clzll(w)) * 1233u) >> 12;
-	return t + 1 - (w < pow10[t]);
+	unsigned n = 1;
+	for (; v >= 100; v /= 100)
+		n += 2;
+	return n + (v >= 10);
+}
+
+/* Digits of a 32-bit number: four compares cover what the files hold
+ * (indices, counts, the integer part of a fixed-point value). */
+static unsigned digit_count32(uint32_t v)
+{
+	unsigned n = 1;
+	for (;;) {
+		if (v < 10)
+			return n;
+		if (v < 100)
+			return n + 1;
+		if (v < 1000)
+			return n + 2;
+		if (v < 10000)
+			return n + 3;
+		v /= 10000;
+		n += 4;
+	}
+}
+
+/* In 32 bits a division by 100 is a shorter multiply than in 64. */
+static char *put_uint32(char *o, uint32_t v)
+{
+	char *end = o + digit_count32(v), *p = end;
+	while (v >= 100) {
+		p -= 2;
+		memcpy(p, digit_pairs + 2 * (v % 100), 2);
+		v /= 100;
+	}
+	if (v >= 10)
+		memcpy(p - 2, digit_pairs + 2 * v, 2);
+	else
+		p[-1] = (char)('0' + v);
+	return end;
 }
 
 char *numfmt_uint(char *o, uint64_t v)
 {
+	if (v <= UINT32_MAX)
+		return put_uint32(o, (uint32_t)v);
 	unsigned n = digit_count(v);
 	numfmt_digits(o + n, v, n);
 	return o + n;
