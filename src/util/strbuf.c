@@ -3,7 +3,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -31,7 +30,6 @@ struct scratch {
 };
 
 static struct scratch scratch[SCRATCH_SLOTS];
-static pthread_mutex_t scratch_make = PTHREAD_MUTEX_INITIALIZER;
 
 /* A free slot with its buffer, marked busy; NULL when none is. */
 static struct scratch *scratch_take(void)
@@ -41,11 +39,9 @@ static struct scratch *scratch_take(void)
 		bool idle = false;
 		if (!atomic_compare_exchange_strong(&s->busy, &idle, true))
 			continue;
-		if (!s->data) {
-			pthread_mutex_lock(&scratch_make);
+		/* The slot is this thread's until given back: no lock. */
+		if (!s->data)
 			s->data = malloc(SCRATCH_MAX);
-			pthread_mutex_unlock(&scratch_make);
-		}
 		if (s->data)
 			return s;
 		atomic_store(&s->busy, false);
