@@ -110,7 +110,7 @@ static bool grow(struct strbuf *sb, size_t cap)
 	return true;
 }
 
-char *sb_reserve(struct strbuf *sb, size_t n)
+char *sb_reserve_grow(struct strbuf *sb, size_t n)
 {
 	if (sb->failed)
 		return NULL;
@@ -128,22 +128,6 @@ char *sb_reserve(struct strbuf *sb, size_t n)
 		}
 	}
 	return sb->data + sb->len;
-}
-
-void sb_append(struct strbuf *sb, const void *bytes, size_t n)
-{
-	char *dst = sb_reserve(sb, n);
-	/* An empty list's text is NULL: memcpy must not see it. */
-	if (!dst || !n)
-		return;
-	memcpy(dst, bytes, n);
-	sb->len += n;
-	sb->data[sb->len] = '\0';
-}
-
-void sb_puts(struct strbuf *sb, const char *s)
-{
-	sb_append(sb, s, strlen(s));
 }
 
 void sb_put_u64(struct strbuf *sb, uint64_t v)

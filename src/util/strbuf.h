@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 struct scratch;
 
@@ -32,8 +33,6 @@ struct strbuf {
 
 #define STRBUF_INIT { NULL, 0, 0, false, NULL }
 
-void sb_append(struct strbuf *sb, const void *bytes, size_t n);
-void sb_puts(struct strbuf *sb, const char *s);
 void sb_printf(struct strbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void sb_vprintf(struct strbuf *sb, const char *fmt, va_list ap);
@@ -41,8 +40,36 @@ void sb_vprintf(struct strbuf *sb, const char *fmt, va_list ap);
  * model texts print millions of small integers. */
 void sb_put_u64(struct strbuf *sb, uint64_t v);
 void sb_put_i64(struct strbuf *sb, int64_t v);
-/* Makes room for n more bytes; returns where they go, or NULL. */
-char *sb_reserve(struct strbuf *sb, size_t n);
+/* sb_reserve's way when the room is not there yet: grows the buffer. */
+char *sb_reserve_grow(struct strbuf *sb, size_t n);
+
+/* Makes room for n more bytes; returns where they go, or NULL.  Inline,
+ * with sb_append and sb_puts: the texts are made of millions of short
+ * appends, and out of line the call and strlen were a tenth of the CPU
+ * of making every file of the disc. */
+static inline char *sb_reserve(struct strbuf *sb, size_t n)
+{
+	if (!sb->failed && n < sb->cap - sb->len)
+		return sb->data + sb->len;
+	return sb_reserve_grow(sb, n);
+}
+
+static inline void sb_append(struct strbuf *sb, const void *bytes, size_t n)
+{
+	char *dst = sb_reserve(sb, n);
+	/* An empty list's text is NULL: memcpy must not see it. */
+	if (!dst || !n)
+		return;
+	memcpy(dst, bytes, n);
+	sb->len += n;
+	sb->data[sb->len] = '\0';
+}
+
+static inline void sb_puts(struct strbuf *sb, const char *s)
+{
+	sb_append(sb, s, strlen(s));
+}
+
 /* Hands the bytes to the caller (who frees them); the buffer is emptied.
  * Returns -ENOMEM if any append failed. */
 int sb_finish(struct strbuf *sb, uint8_t **data, size_t *len);
