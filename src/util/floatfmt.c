@@ -113,6 +113,51 @@ static size_t g9_by_printf(float f, char *buf)
 	return n > 0 ? (size_t)n : 0;
 }
 
+/* 5^0 .. 5^17: the powers whose product with a float's 24-bit
+ * significand still fits in 64 bits. */
+static const uint64_t pow5[] = {
+	1, 5, 25, 125, 625, 3125, 15625, 78125, 390625, 1953125, 9765625,
+	48828125, 244140625, 1220703125, 6103515625, 30517578125,
+	152587890625, 762939453125,
+};
+
+/* f * 10^s rounded to an integer, ties to even as printf rounds them,
+ * decided exactly in integers: f is m * 2^e, so f * 10^s is m * 5^s *
+ * 2^(e + s), a 64-bit integer over a power of two for 0 <= s <= 17.
+ * False outside that (values above 1e9 or below 1e-9).  The near-ties
+ * this decides are common, not rare: a model's positions are int16 /
+ * 4096 times a scale, short binary fractions whose decimals end in a 5
+ * at the ninth digit once in a few hundred, and printf cost fifty times
+ * the rest. */
+static bool round_scaled_exactly(float f, int s, uint64_t *out)
+{
+	if (s < 0 || s > 17)
+		return false;
+	uint32_t bits;
+	memcpy(&bits, &f, sizeof bits);
+	int ef = (int)((bits >> 23) & 0xff);
+	uint64_t m = bits & 0x7fffff;
+	if (ef)
+		m |= 0x800000;
+	int t = (ef ? ef : 1) - 150 + s;        /* the power of two */
+	uint64_t n = m * pow5[s];
+	if (t >= 0) {           /* an integer: no tie (and no room to shift) */
+		if (t >= 64 || n > (UINT64_MAX >> t))
+			return false;
+		*out = n << t;
+		return true;
+	}
+	if (t <= -64) {
+		*out = 0;
+		return true;
+	}
+	unsigned sh = (unsigned)-t;
+	uint64_t whole = n >> sh, rest = n & ((UINT64_C(1) << sh) - 1);
+	uint64_t half = UINT64_C(1) << (sh - 1);
+	*out = whole + (rest > half || (rest == half && (whole & 1)));
+	return true;
+}
+
 /* Nine significant digits of d (finite, nonzero) as an integer in [1e8,
  * 1e9), and the decimal exponent of the first; false when the ninth digit
  * is a tie too close to call. */
@@ -122,10 +167,12 @@ static bool nine_digits(float f, double d, uint64_t *out, int *exp10)
 	double scaled = scale10(d, 8 - e10);
 	uint64_t digits = (uint64_t)scaled;
 	double frac = scaled - (double)digits;
-	if (fabs(frac - 0.5) < UNSURE)
-		return false;
-	if (frac > 0.5)
+	if (fabs(frac - 0.5) < UNSURE) {
+		if (!round_scaled_exactly(f, 8 - e10, &digits))
+			return false;
+	} else if (frac > 0.5) {
 		digits++;
+	}
 	if (digits >= 1000000000u) {    /* 999999999.6 rounded up */
 		digits /= 10;
 		e10++;

@@ -186,6 +186,27 @@ static void consecutive_floats(void **state)
 			check_shortest((float)v / 4096.0f * scales[i]);
 }
 
+/* Exact ties at the ninth digit, common in a model's positions (odd
+ * multiples of 1/4096 below 0.004 are all ties): printf rounds them to
+ * the even digit, and so must the formatter, which decides them without
+ * printf. */
+static void ties_to_even(void **state)
+{
+	(void)state;
+	char got[FLOATFMT_MAX];
+	floatfmt_g9(5.0f / 4096, got);
+	assert_string_equal(got, "0.00122070312");     /* ...3125: down */
+	floatfmt_g9(7.0f / 4096, got);
+	assert_string_equal(got, "0.00170898438");     /* ...4375: up */
+	floatfmt_g9(-11.0f / 4096, got);
+	assert_string_equal(got, "-0.00268554688");
+	static const float scales[] = { 1.0f, 0.1f, 0.01f, 2.5f, 1.0f / 3,
+					 64.0f };
+	for (size_t i = 0; i < sizeof scales / sizeof *scales; i++)
+		for (int v = -32768; v < 32768; v++)
+			check_g9((float)v / 4096.0f * scales[i]);
+}
+
 /* Both texts are the C locale's whatever the process's (where a locale
  * with a decimal comma is installed; else in C, as the daemon runs). */
 static void any_locale(void **state)
@@ -210,6 +231,7 @@ int main(void)
 		cmocka_unit_test(shortest_text),
 		cmocka_unit_test(random_floats),
 		cmocka_unit_test(consecutive_floats),
+		cmocka_unit_test(ties_to_even),
 		cmocka_unit_test(any_locale),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
