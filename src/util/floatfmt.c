@@ -3,9 +3,11 @@
  *
  * Both scale the float by a power of ten in double arithmetic, whose
  * error (a few parts in 2^53) is far below what nine digits resolve; a
- * value whose digits that error could change - a rounding within 1e-6 of
- * a tie, or a boundary within 1e-6 of an integer - goes to a slow path
- * that decides exactly (printf, strtof).  Those are a few in a million.
+ * value whose digits that error could change is decided exactly.  A
+ * rounding within 1e-6 of a tie, common in "%.9g" of a model's positions,
+ * is decided in integers (round_scaled_exactly), and by printf only
+ * outside 1e-9 to 1e9; a boundary within 1e-5 of an integer, a few in a
+ * million for the shortest text, by strtof.
  */
 #include "config.h"
 
