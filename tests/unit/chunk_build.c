@@ -48,16 +48,16 @@ void pad4(struct chunk *c, unsigned fill)
 		put8(c, fill);
 }
 
-void begin(struct chunk *c, uint16_t kind)
+void chunk_begin(struct chunk *c, uint16_t kind)
 {
 	c->n = 0;
 	put16(c, kind);
 	put16(c, 0xcccc);
-	put32(c, 0);            /* size, set by end() */
+	put32(c, 0);            /* size, set by chunk_end() */
 }
 
 /* Sets the size field from the length, as the files do for most kinds. */
-void end(struct chunk *c)
+void chunk_end(struct chunk *c)
 {
 	uint32_t words = (uint32_t)((c->n - 8) / 4);
 	for (int i = 0; i < 4; i++)

@@ -25,10 +25,10 @@ void put32(struct chunk *c, uint32_t v);
 void putf(struct chunk *c, float f);
 /* Fill bytes up to the next word, where the files align their fields. */
 void pad4(struct chunk *c, unsigned fill);
-/* A chunk header of this kind, tag 0xcccc, its size set by end(). */
-void begin(struct chunk *c, uint16_t kind);
+/* A chunk header of this kind, tag 0xcccc, its size set by chunk_end(). */
+void chunk_begin(struct chunk *c, uint16_t kind);
 /* Sets the size field from the length, as the files do for most kinds. */
-void end(struct chunk *c);
+void chunk_end(struct chunk *c);
 
 /* ---- decoding ---------------------------------------------------------- */
 

@@ -24,7 +24,7 @@
  * of pixels. */
 static void make_texture(struct chunk *c, uint16_t version, unsigned mipmap)
 {
-	begin(c, CCSF_TEXTURE);
+	chunk_begin(c, CCSF_TEXTURE);
 	put32(c, 2);                    /* texture */
 	put32(c, 1);                    /* clut */
 	if (version >= 0x92)
@@ -46,13 +46,13 @@ static void make_texture(struct chunk *c, uint16_t version, unsigned mipmap)
 			put32(c, 0x11111111 * i);
 	}
 	/* The files' size field is wrong for textures: keep it so. */
-	end(c);
+	chunk_end(c);
 	c->b[4] = 0x39;
 }
 
 static void make_clut(struct chunk *c, uint16_t version)
 {
-	begin(c, CCSF_CLUT);
+	chunk_begin(c, CCSF_CLUT);
 	put32(c, 1);
 	if (version >= 0x92)
 		put32(c, 9);
@@ -66,12 +66,12 @@ static void make_clut(struct chunk *c, uint16_t version)
 	put32(c, 0x800000ff);           /* 255 0 0 128 */
 	put32(c, 0x8000ff00);
 	put32(c, 0x00ff0000);
-	end(c);
+	chunk_end(c);
 }
 
 static void make_rigid_model(struct chunk *c, uint16_t mtype)
 {
-	begin(c, CCSF_MODEL);
+	chunk_begin(c, CCSF_MODEL);
 	put32(c, 3);                    /* model */
 	putf(c, 2.0f);                  /* vertexScale */
 	put16(c, mtype);
@@ -100,13 +100,13 @@ static void make_rigid_model(struct chunk *c, uint16_t mtype)
 	if (!(mtype & 0x400))
 		for (int v = 0; v < 3; v++)
 			put32(c, (uint32_t)(256 * v) << 16 | (uint32_t)(16 * v));
-	end(c);
+	chunk_end(c);
 }
 
 static void model_header(struct chunk *c, uint16_t mtype, uint16_t mmats,
 			 float scale)
 {
-	begin(c, CCSF_MODEL);
+	chunk_begin(c, CCSF_MODEL);
 	put32(c, 3);
 	putf(c, scale);
 	put16(c, mtype);
@@ -130,7 +130,7 @@ static void make_bone_model(struct chunk *c, uint16_t mtype)
 	pad4(c, 0);
 	put32(c, 0x01400000);           /* normal 0 0 64, strip 1 */
 	put32(c, 0x00200010);           /* st 16 32 */
-	end(c);
+	chunk_end(c);
 }
 
 static void make_skin_model(struct chunk *c)
@@ -153,7 +153,7 @@ static void make_skin_model(struct chunk *c)
 		put32(c, 0x00400000);   /* normal 0 0 64, no strip */
 	put32(c, 0x00010002);           /* st of vertex 0: 2 1 */
 	put32(c, 0x00030004);           /* st of vertex 1: 4 3 */
-	end(c);
+	chunk_end(c);
 }
 
 static void make_shadow_model(struct chunk *c)
@@ -170,7 +170,7 @@ static void make_shadow_model(struct chunk *c)
 	put32(c, 0);
 	put32(c, 1);
 	put32(c, 2);
-	end(c);
+	chunk_end(c);
 }
 
 /* ---- tests ------------------------------------------------------------- */

@@ -27,7 +27,7 @@ static void put_bytes(struct chunk *c, const void *s, size_t n)
 
 static void make_header(struct chunk *c)
 {
-	begin(c, CCSF_HEADER);
+	chunk_begin(c, CCSF_HEADER);
 	put_bytes(c, "CCSF", 4);
 	uint8_t name[32] = "xasc00";
 	put_bytes(c, name, sizeof name);
@@ -36,12 +36,12 @@ static void make_header(struct chunk *c)
 	put32(c, 1);                    /* frames */
 	put32(c, 1);                    /* count */
 	put32(c, 0);
-	end(c);
+	chunk_end(c);
 }
 
 static void make_index(struct chunk *c)
 {
-	begin(c, CCSF_INDEX);
+	chunk_begin(c, CCSF_INDEX);
 	put32(c, 2);
 	put32(c, 3);
 	uint8_t path[32] = { 0 };
@@ -58,12 +58,12 @@ static void make_index(struct chunk *c)
 	memcpy(name, "TEX_\x82\xa0\0\0\0\0", 10);
 	put_bytes(c, name, sizeof name);
 	put16(c, 1);
-	end(c);
+	chunk_end(c);
 }
 
 static void make_hit(struct chunk *c)
 {
-	begin(c, CCSF_HIT);
+	chunk_begin(c, CCSF_HIT);
 	put32(c, 8);
 	put32(c, 0);
 	put16(c, 2);                    /* groups */
@@ -80,12 +80,12 @@ static void make_hit(struct chunk *c)
 		for (int v = 0; v < 6; v++)
 			putf(c, 1.0f);
 	}
-	end(c);
+	chunk_end(c);
 }
 
 static void make_pcm(struct chunk *c)
 {
-	begin(c, CCSF_PCM);
+	chunk_begin(c, CCSF_PCM);
 	put32(c, 9);
 	put8(c, 1);
 	put8(c, 16);
@@ -95,25 +95,25 @@ static void make_pcm(struct chunk *c)
 	put32(c, 4);                    /* words a block (256 on the discs) */
 	for (int i = 0; i < 8; i++)
 		put32(c, 0x7fff8000);
-	end(c);
+	chunk_end(c);
 	c->b[2] = c->b[3] = 0;          /* the streams write tag 0 on Pcm */
 }
 
 static void make_f_pcm(struct chunk *c)
 {
-	begin(c, CCSF_F_PCM);
+	chunk_begin(c, CCSF_F_PCM);
 	put32(c, 9);
 	put16(c, 3);
 	put16(c, 0);
 	put32(c, 1);
 	for (int i = 0; i < 3; i++)
 		put32(c, 0);
-	end(c);
+	chunk_end(c);
 }
 
 static void make_f_morpher(struct chunk *c)
 {
-	begin(c, CCSF_F_MORPHER);
+	chunk_begin(c, CCSF_F_MORPHER);
 	put32(c, 6);
 	put16(c, 2);
 	put16(c, 0);
@@ -121,35 +121,35 @@ static void make_f_morpher(struct chunk *c)
 	putf(c, 0.5f);
 	put32(c, 5);
 	putf(c, 0.25f);
-	end(c);
+	chunk_end(c);
 }
 
 static void make_f_obj(struct chunk *c)
 {
-	begin(c, CCSF_F_OBJ);
+	chunk_begin(c, CCSF_F_OBJ);
 	put32(c, 6);
 	put32(c, 0);
 	for (int i = 0; i < 9; i++)
 		putf(c, (float)i - 1.5f);
 	putf(c, 1.0f);
 	put32(c, 1);
-	end(c);
+	chunk_end(c);
 }
 
 static void make_clump(struct chunk *c)
 {
-	begin(c, CCSF_CLUMP);
+	chunk_begin(c, CCSF_CLUMP);
 	put32(c, 6);
 	put16(c, 2);
 	put16(c, 0xcdcd);
 	put32(c, 6);
 	put32(c, 99);
-	end(c);
+	chunk_end(c);
 }
 
 static void make_layer(struct chunk *c)
 {
-	begin(c, CCSF_LAYER);
+	chunk_begin(c, CCSF_LAYER);
 	put16(c, 2);
 	put16(c, 0);
 	put8(c, 0);
@@ -158,12 +158,12 @@ static void make_layer(struct chunk *c)
 	put8(c, 1);
 	pad4(c, 0);
 	put32(c, 0);
-	end(c);
+	chunk_end(c);
 }
 
 static void make_fbpage(struct chunk *c)
 {
-	begin(c, CCSF_FBPAGE);
+	chunk_begin(c, CCSF_FBPAGE);
 	put32(c, 7);
 	put32(c, 1);
 	put8(c, 8);
@@ -172,37 +172,37 @@ static void make_fbpage(struct chunk *c)
 	put8(c, 2);
 	put8(c, 0x13);
 	pad4(c, 0);
-	end(c);
+	chunk_end(c);
 }
 
 static void make_obj(struct chunk *c, uint16_t version)
 {
-	begin(c, CCSF_OBJ);
+	chunk_begin(c, CCSF_OBJ);
 	put32(c, 6);
 	put32(c, 0);
 	put32(c, 3);
 	if (version >= 0x96)
 		put32(c, 0);
-	end(c);
+	chunk_end(c);
 }
 
 static void make_light(struct chunk *c)
 {
-	begin(c, CCSF_LIGHT);
+	chunk_begin(c, CCSF_LIGHT);
 	put32(c, 6);
 	put16(c, 4);
 	put16(c, 0);
-	end(c);
+	chunk_end(c);
 }
 
 static void make_f_camera(struct chunk *c)
 {
-	begin(c, CCSF_F_CAMERA);
+	chunk_begin(c, CCSF_F_CAMERA);
 	put32(c, 6);
 	put32(c, 0x1fe & ~(1u << 3 | 1u << 8));  /* pos_z and fov only */
 	putf(c, -10.5f);
 	putf(c, 45.0f);
-	end(c);
+	chunk_end(c);
 }
 
 /* ---- tests ------------------------------------------------------------- */
@@ -321,9 +321,9 @@ static void test_frame_records(void **state)
 	free(text);
 	every_length(&c, 0x100);
 
-	begin(&c, CCSF_TOP);
+	chunk_begin(&c, CCSF_TOP);
 	put32(&c, 0xffffffff);
-	end(&c);
+	chunk_end(&c);
 	text = decode(&c, 0x100);
 	assert_string_equal(last_line(text), "frame: -1\n");
 	free(text);
@@ -338,11 +338,11 @@ static void test_frame_records(void **state)
 	free(text);
 	every_length(&c, 0x100);
 
-	begin(&c, CCSF_F_NOTE);
+	chunk_begin(&c, CCSF_F_NOTE);
 	put32(&c, 6);
 	put32(&c, 0x8005);
 	put32(&c, 1);
-	end(&c);
+	chunk_end(&c);
 	text = decode(&c, 0x100);
 	expect_line(text, "event: 0x00008005");
 	expect_line(text, "param: 1");
@@ -397,8 +397,8 @@ static void test_small_setup_chunks(void **state)
 	free(text);
 	every_length(&c, 0x100);
 
-	begin(&c, CCSF_SETUP);
-	end(&c);
+	chunk_begin(&c, CCSF_SETUP);
+	chunk_end(&c);
 	c.b[2] = c.b[3] = 0;
 	expect_text(&c, 0x100,
 		"kind: 0x0003 (setup)\ntag: 0x0000\nsize: 0\nlength: 8\n");
@@ -445,10 +445,10 @@ static void test_fixed_chunks(void **state)
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		struct chunk c;
-		begin(&c, cases[i].kind);
+		chunk_begin(&c, cases[i].kind);
 		for (unsigned w = 0; w < cases[i].words; w++)
 			put32(&c, cases[i].w[w]);
-		end(&c);
+		chunk_end(&c);
 		char *text = decode(&c, 0x100);
 		expect_line(text, cases[i].line);
 		assert_null(strstr(text, "error:"));
@@ -475,16 +475,16 @@ static void test_short_header_and_extra_bytes(void **state)
 	free(text);
 
 	/* A kind without a decoder: the header lines and the payload size. */
-	begin(&c, CCSF_ANIME);
+	chunk_begin(&c, CCSF_ANIME);
 	put32(&c, 1);
-	end(&c);
+	chunk_end(&c);
 	text = decode(&c, 0x100);
 	assert_string_equal(text, "kind: 0x0700 (anime)\ntag: 0xcccc\n"
 			    "size: 1\nlength: 12\npayload: 4 bytes\n");
 	free(text);
 
-	begin(&c, 0x1234);
-	end(&c);
+	chunk_begin(&c, 0x1234);
+	chunk_end(&c);
 	text = decode(&c, 0x100);
 	assert_string_equal(text, "kind: 0x1234\ntag: 0xcccc\nsize: 0\n"
 			    "length: 8\n");
