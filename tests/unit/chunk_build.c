@@ -113,21 +113,6 @@ void expect_text(const struct chunk *c, uint16_t version,
 	free(text);
 }
 
-static bool has_line(const char *text, const char *line)
-{
-	size_t n = strlen(line);
-	for (const char *p = text; (p = strstr(p, line)); p++)
-		if ((p == text || p[-1] == '\n') && p[n] == '\n')
-			return true;
-	return false;
-}
-
-void expect_line(const char *text, const char *line)
-{
-	if (!has_line(text, line))
-		fail_msg("no line \"%s\" in:\n%s", line, text);
-}
-
 void expect_no_line_starting(const char *text, const char *start)
 {
 	size_t n = strlen(start);

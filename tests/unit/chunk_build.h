@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "decode/chunk_text.h"
+#include "testutil.h"
 
 /* ---- building chunks --------------------------------------------------- */
 
@@ -41,8 +42,6 @@ char *decode_with(const struct chunk *c, size_t len, uint16_t version,
 char *decode(const struct chunk *c, uint16_t version);
 /* The whole text must be want. */
 void expect_text(const struct chunk *c, uint16_t version, const char *want);
-/* The text must have this whole line. */
-void expect_line(const char *text, const char *line);
 /* The text must have no line that starts so. */
 void expect_no_line_starting(const char *text, const char *start);
 /* The text's last line, with its '\n'. */

@@ -134,21 +134,6 @@ void output_free(struct output *o)
 
 /* ---- reading OBJ text back --------------------------------------------- */
 
-static bool has_line(const char *text, const char *line)
-{
-	size_t n = strlen(line);
-	for (const char *p = text; (p = strstr(p, line)); p++)
-		if ((p == text || p[-1] == '\n') && p[n] == '\n')
-			return true;
-	return false;
-}
-
-void expect_line(const char *text, const char *line)
-{
-	if (!has_line(text, line))
-		fail_msg("no line \"%s\" in:\n%s", line, text);
-}
-
 /* The lines starting with `prefix` (e.g. "f "), joined by '\n'. */
 char *lines_with(const char *text, const char *prefix)
 {

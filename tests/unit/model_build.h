@@ -10,6 +10,7 @@
 
 #include "ccsw.h"
 #include "decode/model.h"
+#include "testutil.h"
 
 /* ---- a fake scene ------------------------------------------------------ */
 
@@ -50,8 +51,6 @@ void output_free(struct output *o);
 
 /* ---- reading OBJ text back --------------------------------------------- */
 
-/* The text must have this whole line. */
-void expect_line(const char *text, const char *line);
 /* The lines starting with `prefix` (e.g. "f "), joined by '\n'. */
 char *lines_with(const char *text, const char *prefix);
 /* Those lines must be exactly want. */
