@@ -142,17 +142,11 @@ static bool round_scaled_exactly(float f, int s, uint64_t *out)
 	if (ef)
 		m |= 0x800000;
 	int t = (ef ? ef : 1) - 150 + s;        /* the power of two */
+	/* A near-tie has a fraction (t < 0), and nine digits of one leave
+	 * well under 64 bits below the point: else printf decides. */
+	if (t >= 0 || t <= -64)
+		return false;
 	uint64_t n = m * pow5[s];
-	if (t >= 0) {           /* an integer: no tie (and no room to shift) */
-		if (t >= 64 || n > (UINT64_MAX >> t))
-			return false;
-		*out = n << t;
-		return true;
-	}
-	if (t <= -64) {
-		*out = 0;
-		return true;
-	}
 	unsigned sh = (unsigned)-t;
 	uint64_t whole = n >> sh, rest = n & ((UINT64_C(1) << sh) - 1);
 	uint64_t half = UINT64_C(1) << (sh - 1);
