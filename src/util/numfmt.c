@@ -71,7 +71,7 @@ static char *put_uint32(char *o, uint32_t v)
 	return end;
 }
 
-char *numfmt_uint(char *o, uint64_t v)
+char *numfmt_uint_digits(char *o, uint64_t v)
 {
 	if (v <= UINT32_MAX)
 		return put_uint32(o, (uint32_t)v);

@@ -8,8 +8,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* v in decimal at o (at most 20 bytes, no NUL); returns the end. */
-char *numfmt_uint(char *o, uint64_t v);
+/* numfmt_uint's way for two digits or more. */
+char *numfmt_uint_digits(char *o, uint64_t v);
+
+/* v in decimal at o (at most 20 bytes, no NUL); returns the end.  One
+ * digit inline: the OBJs' normals and colours are 0 to 2 before the
+ * point, tens of millions of them. */
+static inline char *numfmt_uint(char *o, uint64_t v)
+{
+	if (v < 10) {
+		*o = (char)('0' + v);
+		return o + 1;
+	}
+	return numfmt_uint_digits(o, v);
+}
 /* The n bytes ending at end: v's last n digits, zeros in front. */
 void numfmt_digits(char *end, uint64_t v, unsigned n);
 
