@@ -18,7 +18,7 @@
 /* A job: fn(owner, arg), owner being what readahead_init was given. */
 typedef void (*readahead_fn)(void *owner, void *arg);
 
-#define READAHEAD_SLOTS 8
+#define READAHEAD_SLOTS 16
 /* Workers: one per core, up to this many. */
 #define READAHEAD_MAX_WORKERS 4
 

@@ -121,7 +121,8 @@ int model_check(const uint8_t *p, size_t len, uint16_t version,
 		struct reason *why);
 
 /* Appends the mesh as OBJ to obj and its materials to mtl (mtl may be
- * NULL).  Returns 0 or -ENOMEM (also when obj or mtl had failed). */
+ * NULL; with obj NULL only the MTL is written, without the cost of the
+ * OBJ's text).  Returns 0 or -ENOMEM (also when obj or mtl had failed). */
 int model_mesh_obj(const struct model_mesh *mesh, const struct model_env *env,
 		   struct strbuf *obj, struct strbuf *mtl);
 

@@ -227,6 +227,20 @@ static void put_obj_head(struct writer *w)
 
 #define OBJ_RESERVE_MAX ((size_t)64 << 20)
 
+/* model.mtl alone: the materials in the order put_mmat_head meets them. */
+static int mtl_only(struct writer *w, struct strbuf *mtl)
+{
+	for (uint32_t i = 0; i < w->m->mmat_count; i++) {
+		const struct model_mmat *mm = &w->m->mmats[i];
+		if (mm->layout != MODEL_SHADOW && mm->material)
+			(void)mtl_use(&w->mats, w->env, mm->material);
+	}
+	if (mtl)
+		mtl_write(mtl, w->env, &w->mats);
+	mtl_set_free(&w->mats);
+	return mtl && mtl->failed ? -ENOMEM : 0;
+}
+
 int model_mesh_obj(const struct model_mesh *m, const struct model_env *env,
 		   struct strbuf *obj, struct strbuf *mtl)
 {
@@ -236,6 +250,8 @@ int model_mesh_obj(const struct model_mesh *m, const struct model_env *env,
 		mtl_set_free(&w.mats);
 		return -ENOMEM;
 	}
+	if (!obj)
+		return mtl_only(&w, mtl);
 	/* Room for the whole text at once: a large model's doubling buffer
 	 * faulted in and copied twice what it ended with.  A v, vt and vn
 	 * line a vertex and an f line a face stay under these; more room
@@ -243,8 +259,8 @@ int model_mesh_obj(const struct model_mesh *m, const struct model_env *env,
 	 * goes, so a huge model never fails on a guess. */
 	uint64_t guess = 4096 + (uint64_t)m->vertex_count * 96 +
 			 (uint64_t)m->face_count * 48;
-	sb_reserve(obj, guess < OBJ_RESERVE_MAX ? (size_t)guess
-						: OBJ_RESERVE_MAX);
+	sb_expect(obj, guess < OBJ_RESERVE_MAX ? (size_t)guess
+					       : OBJ_RESERVE_MAX);
 	put_obj_head(&w);
 	for (uint32_t i = 0; i < m->mmat_count; i++)
 		put_mmat(&w, &m->mmats[i], i);

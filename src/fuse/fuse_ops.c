@@ -137,6 +137,7 @@ static void ccsfs_opendir(fuse_req_t req, fuse_ino_t ino,
 		fuse_reply_err(req, -rc);
 		return;
 	}
+	tree_dir_opened(fs, n);
 	/* A directory never changes once made: the kernel may keep it. */
 	fi->cache_readdir = 1;
 	fi->keep_cache = 1;

@@ -21,10 +21,27 @@ struct made_call {
 	struct node *n;
 };
 
+static void node_path(const struct node *n, char *buf, size_t len);
+
 static int made_fill(void *ctx, uint8_t **data, size_t *len)
 {
 	struct made_call *call = ctx;
-	return call->n->u.made.produce(call->fs, call->n, data, len);
+	struct node *n = call->n;
+	uint64_t told = atomic_load(&n->size);
+	int rc = n->u.made.produce(call->fs, n, data, len);
+	/* A size told before the bytes were made (measured, or computed at
+	 * listing) must be theirs: the kernel cuts or pads reads to it, so
+	 * a file that differs fails instead. */
+	if (rc == 0 && told != SIZE_UNKNOWN && told != *len) {
+		char path[1024];
+		node_path(n, path, sizeof path);
+		log_error("%s: made %zu bytes, but its size was given as %"
+			  PRIu64, path, *len, told);
+		bufpool_free(*data);
+		*data = NULL;
+		return -EIO;
+	}
+	return rc;
 }
 
 int tree_made_bytes(struct fs *fs, struct node *n, struct cache_ref *ref)
@@ -37,12 +54,65 @@ int tree_made_bytes(struct fs *fs, struct node *n, struct cache_ref *ref)
 	return rc;
 }
 
+/* Whether a stat that has to size a file measures it (a listing, which
+ * wants sizes) rather than make it (a reader, who opens what it stats and
+ * would have it made twice). */
+static bool stat_measures(struct fs *fs, const struct node *n)
+{
+	return n->u.made.measures && !atomic_load(&fs->stat_then_open);
+}
+
+/* Counts a made file's bytes, once: a thread that finds another counting
+ * waits for its count (the listing's own stat of a file a worker is
+ * measuring ahead of it), and counts itself only if that one failed. */
+static int measure_once(struct fs *fs, struct node *n)
+{
+	while (atomic_load(&n->size) == SIZE_UNKNOWN) {
+		if (!atomic_exchange(&n->u.made.measuring, true)) {
+			size_t len = 0;
+			int rc = n->u.made.produce(fs, n, NULL, &len);
+			if (rc == 0)
+				atomic_store(&n->size, len);
+			pthread_mutex_lock(&fs->lock);
+			atomic_store(&n->u.made.measuring, false);
+			pthread_cond_broadcast(&fs->measured);
+			pthread_mutex_unlock(&fs->lock);
+			return rc;
+		}
+		pthread_mutex_lock(&fs->lock);
+		while (atomic_load(&n->u.made.measuring))
+			pthread_cond_wait(&fs->measured, &fs->lock);
+		pthread_mutex_unlock(&fs->lock);
+	}
+	return 0;
+}
+
+/* Learns a made file's size: counted by its producer when `measure`,
+ * else made into the cache. */
+static int made_size(struct fs *fs, struct node *n, bool measure)
+{
+	if (atomic_load(&n->size) != SIZE_UNKNOWN)
+		return 0;
+	if (measure)
+		return measure_once(fs, n);
+	struct cache_ref ref;
+	int rc = tree_made_bytes(fs, n, &ref);
+	if (rc == 0)
+		cache_put(fs->cache, &ref);
+	return rc;
+}
+
 static void make_ahead(void *owner, void *arg)
 {
 	struct fs *fs = owner;
 	struct cache_ref ref;
 	if (tree_made_bytes(fs, arg, &ref) == 0)
 		cache_put(fs->cache, &ref);
+}
+
+static void measure_ahead(void *owner, void *arg)
+{
+	(void)made_size(owner, arg, true);
 }
 
 static bool dir_ready(const struct node *n)
@@ -75,13 +145,96 @@ static void queue_named(struct fs *fs, struct node *up, size_t from,
 		if (!f)
 			continue;
 		/* One being made counts but is not queued again: a worker
-		 * would only wait for the one that makes it. */
+		 * would only wait for the one that makes it.  A known size
+		 * says nothing of the bytes: a listing only measures. */
 		(*queued)++;
 		if (f->type == NODE_FILE && f->file_kind == FILE_MADE &&
-		    atomic_load(&f->size) == SIZE_UNKNOWN &&
 		    !atomic_exchange(&f->u.made.ahead, true))
 			readahead_queue(&fs->readahead, make_ahead, f);
 	}
+}
+
+/* How many folders after the one a listing is in are listed ahead. */
+#define LIST_AHEAD 12
+
+/* Lists a folder and learns its files' sizes, measured or made. */
+static void list_one(struct fs *fs, struct node *dir)
+{
+	if (tree_ready(fs, dir) < 0)
+		return;
+	/* Set first: a listing that arrives meanwhile goes on ahead. */
+	atomic_store(&dir->u.dir.listed_ahead, true);
+	for (uint32_t i = 0; i < dir->u.dir.nkids; i++) {
+		struct node *f = dir->u.dir.kids[i];
+		if (readahead_stopping(&fs->readahead))
+			return;
+		if (f->type == NODE_FILE && f->file_kind == FILE_MADE)
+			(void)made_size(fs, f, f->u.made.measures);
+	}
+}
+
+/* A worker's job: lists a folder ahead of a listing, so that the
+ * listing's READDIRPLUS carries every size and the kernel asks nothing
+ * more of it, then the first of its subfolders, where the listing goes
+ * next (the objects of a member). */
+static void list_ahead(void *owner, void *arg)
+{
+	struct fs *fs = owner;
+	struct node *dir = arg;
+	list_one(fs, dir);
+	unsigned listed = 0;
+	for (uint32_t i = 0; dir_ready(dir) && i < dir->u.dir.nkids &&
+	     listed < LIST_AHEAD; i++) {
+		struct node *sub = dir->u.dir.kids[i];
+		if (sub->type != NODE_DIR || atomic_load(&sub->unsettled))
+			continue;
+		listed++;
+		if (!atomic_load(&sub->u.dir.listed_ahead))
+			list_one(fs, sub);
+	}
+}
+
+static bool settled_dir(const struct node *n)
+{
+	return n->type == NODE_DIR && !atomic_load(&n->unsettled);
+}
+
+/* The folder a depth-first listing (ls -lR) reads after n: its first
+ * subfolder, else the next folder after it or after one of its parents.
+ * NULL past the end, or where only populating n would tell (a member's
+ * folder not yet inflated): that is the listing's own work. */
+static struct node *next_listed(struct node *n)
+{
+	if (!dir_ready(n))
+		return NULL;
+	for (uint32_t i = 0; i < n->u.dir.nkids; i++)
+		if (settled_dir(n->u.dir.kids[i]))
+			return n->u.dir.kids[i];
+	for (; n->parent; n = n->parent) {
+		struct node *up = n->parent;
+		size_t i;
+		if (!dir_ready(up) || tree_kid_named(up, n->name, &i) != n)
+			return NULL;
+		for (size_t j = i + 1; j < up->u.dir.nkids; j++)
+			if (settled_dir(up->u.dir.kids[j]))
+				return up->u.dir.kids[j];
+	}
+	return NULL;
+}
+
+/* The folders a listing reads after dir, queued to be listed ahead. */
+static void queue_list_ahead(struct fs *fs, struct node *dir)
+{
+	struct node *n = dir;
+	for (unsigned k = 0; k < LIST_AHEAD && (n = next_listed(n)); k++)
+		if (!atomic_load(&n->u.dir.listed_ahead))
+			readahead_queue(&fs->readahead, list_ahead, n);
+}
+
+void tree_dir_opened(struct fs *fs, struct node *dir)
+{
+	if (atomic_load(&dir->u.dir.listed_ahead) && !readahead_on_worker())
+		queue_list_ahead(fs, dir);
 }
 
 /* How many files after one a listing stats are made ahead of it. */
@@ -103,6 +256,9 @@ static void stat_ahead(struct fs *fs, struct node *n)
 	if (!prev || prev == n || prev->parent != dir || !dir ||
 	    !dir_ready(dir) || tree_kid_named(dir, n->name, &i) != n)
 		return;
+	/* A listing lists the next folders next. */
+	if (stat_measures(fs, n))
+		queue_list_ahead(fs, dir);
 	unsigned queued = 0;
 	for (size_t j = i + 1; j < dir->u.dir.nkids && queued < STAT_AHEAD;
 	     j++) {
@@ -111,7 +267,11 @@ static void stat_ahead(struct fs *fs, struct node *n)
 		    atomic_load(&f->size) != SIZE_UNKNOWN)
 			continue;
 		queued++;
-		if (!atomic_exchange(&f->u.made.ahead, true))
+		/* The measuring flag is taken by the job, not here: a hint
+		 * may be dropped, and a stat must never wait for it. */
+		if (stat_measures(fs, f))
+			readahead_queue(&fs->readahead, measure_ahead, f);
+		else if (!atomic_exchange(&f->u.made.ahead, true))
 			readahead_queue(&fs->readahead, make_ahead, f);
 	}
 }
@@ -182,11 +342,10 @@ int tree_stat(struct fs *fs, struct node *n, struct stat *st)
 	uint64_t size = atomic_load(&n->size);
 	if (size == SIZE_UNKNOWN) {
 		stat_ahead(fs, n);
-		struct cache_ref ref;
-		int rc = tree_made_bytes(fs, n, &ref);
+		int rc = made_size(fs, n, stat_measures(fs, n));
+		atomic_store(&fs->stat_then_open, false);
 		if (rc < 0)
 			return rc;
-		cache_put(fs->cache, &ref);
 		size = atomic_load(&n->size);
 	}
 	st->st_size = (off_t)size;
@@ -317,6 +476,8 @@ int tree_open(struct fs *fs, struct node *n, int *host_fd)
 		/* Fail here, not in read: the page cache may never ask. */
 		return n->u.view.ops->open(fs, n);
 	case FILE_MADE:
+		if (atomic_load(&fs->last_stat) == n)
+			atomic_store(&fs->stat_then_open, true);
 		tree_made_opened(fs, n);
 		/* Made once before means it makes again: only a file never
 		 * made (or failing) needs its producer run now. */

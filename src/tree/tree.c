@@ -50,6 +50,7 @@ int fs_init(struct fs *fs, size_t cache_size)
 	fs->gid = getgid();
 	pthread_mutex_init(&fs->lock, NULL);
 	pthread_cond_init(&fs->populated, NULL);
+	pthread_cond_init(&fs->measured, NULL);
 	pthread_mutex_init(&fs->arena_lock, NULL);
 	readahead_init(&fs->readahead, fs);
 	return 0;
@@ -81,6 +82,7 @@ void fs_destroy(struct fs *fs)
 	}
 	pthread_mutex_destroy(&fs->lock);
 	pthread_cond_destroy(&fs->populated);
+	pthread_cond_destroy(&fs->measured);
 	pthread_mutex_destroy(&fs->arena_lock);
 }
 
@@ -157,6 +159,7 @@ struct node *node_new_dir(struct fs *fs, const char *name, time_t mtime,
 	n->u.dir.populate = populate;
 	n->u.dir.ctx = ctx;
 	atomic_init(&n->u.dir.state, populate ? DIR_EMPTY : DIR_READY);
+	atomic_init(&n->u.dir.listed_ahead, false);
 	return n;
 }
 
@@ -242,8 +245,20 @@ struct node *dir_add_made(struct dir_builder *b, const char *name,
 		n->u.made.ctx = ctx;
 		n->u.made.arg = arg;
 		atomic_init(&n->u.made.ahead, false);
+		atomic_init(&n->u.made.measuring, false);
+		n->u.made.measures = false;
 	}
 	return dir_add(b, n);
+}
+
+struct node *dir_add_measured(struct dir_builder *b, const char *name,
+			      time_t mtime, produce_fn produce, void *ctx,
+			      uint32_t arg)
+{
+	struct node *n = dir_add_made(b, name, mtime, produce, ctx, arg);
+	if (n)
+		n->u.made.measures = true;
+	return n;
 }
 
 struct node *dir_add_stream(struct dir_builder *b, const char *name,

@@ -33,7 +33,10 @@ enum node_type { NODE_DIR, NODE_FILE, NODE_LINK };
 enum file_kind { FILE_HOST, FILE_VIEW, FILE_MADE, FILE_BLOB, FILE_STREAM };
 
 typedef int (*populate_fn)(struct fs *fs, struct node *dir);
-/* Makes a file's bytes (malloc'ed) or returns a negative errno. */
+/* Makes a file's bytes (malloc'ed) or returns a negative errno.  One
+ * added with dir_add_measured also takes data NULL: then it only counts
+ * the bytes it would make into *len, which costs less than making them
+ * and holds nothing. */
 typedef int (*produce_fn)(struct fs *fs, struct node *file, uint8_t **data,
 			  size_t *len);
 
@@ -72,6 +75,9 @@ struct node {
 			uint32_t nkids;
 			uint32_t nsubdirs;
 			_Atomic int state;
+			/* Listed and its files measured ahead of a listing
+			 * (ls -l): reading it tells the listing goes on. */
+			atomic_bool listed_ahead;
 			int error;              /* a failed populate */
 			populate_fn populate;
 			void *ctx;
@@ -91,6 +97,8 @@ struct node {
 			void *ctx;
 			uint32_t arg;
 			_Atomic bool ahead;     /* queued to be made ahead */
+			_Atomic bool measuring; /* a thread counts its size */
+			bool measures;          /* produce takes data NULL */
 		} made;
 		struct {
 			stream_fn read;
@@ -113,12 +121,16 @@ struct fs {
 	_Atomic uint64_t next_ino;
 	pthread_mutex_t lock;           /* directory states, member outcomes */
 	pthread_cond_t populated;
+	pthread_cond_t measured;        /* a file's measuring ended */
 	struct arena *arenas;           /* everything the tree allocated */
 	struct destroy_hook *hooks;     /* run at unmount, newest first */
 	pthread_mutex_t arena_lock;
 	struct readahead readahead;
 	_Atomic(struct node *) last_made;       /* a reader's last new file */
 	_Atomic(struct node *) last_stat;       /* the last stat that made */
+	/* The last file a stat had to size was opened next: a reader, who
+	 * wants the bytes, so stats make files rather than measure them. */
+	atomic_bool stat_then_open;
 	/* Learns an unsettled node's attributes and clears n->unsettled; set
 	 * by the view that lists such nodes, before it publishes them. */
 	int (*settle)(struct fs *fs, struct node *n);
@@ -163,6 +175,11 @@ struct node *dir_add_view(struct dir_builder *b, const char *name,
 struct node *dir_add_made(struct dir_builder *b, const char *name,
 			  time_t mtime, produce_fn produce, void *ctx,
 			  uint32_t arg);
+/* A made file whose producer can measure it: a stat counts its bytes
+ * instead of making them into the cache. */
+struct node *dir_add_measured(struct dir_builder *b, const char *name,
+			      time_t mtime, produce_fn produce, void *ctx,
+			      uint32_t arg);
 /* A file too large to make whole (a cutscene's audio): its size is known
  * when listed, and each read makes only the bytes asked for. */
 struct node *dir_add_stream(struct dir_builder *b, const char *name,
@@ -191,8 +208,9 @@ int tree_open(struct fs *fs, struct node *n, int *host_fd);
  * hand out the cache's (tree_bytes). */
 bool tree_reads_copy(const struct node *n);
 
-/* Fills st; settles an unsettled node first; makes a produced file once
- * to learn its exact size. */
+/* Fills st; settles an unsettled node first; measures a produced file
+ * (or makes it, when its producer cannot measure) to learn its exact
+ * size, once. */
 int tree_stat(struct fs *fs, struct node *n, struct stat *st);
 /* Reads the bytes of a file that is not in the cache (a host file, an
  * image extent, a streamed file) at off; returns the count or a negative
@@ -211,5 +229,9 @@ int tree_made_bytes(struct fs *fs, struct node *n, struct cache_ref *ref);
 /* A reader opened a produced file: when it opened the same name in the
  * object before, the same name in the next object is made ahead. */
 void tree_made_opened(struct fs *fs, struct node *n);
+
+/* A listing opened a folder: when it was listed ahead of the listing,
+ * the folders after it are. */
+void tree_dir_opened(struct fs *fs, struct node *dir);
 
 #endif

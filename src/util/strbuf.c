@@ -110,10 +110,41 @@ static bool grow(struct strbuf *sb, size_t cap)
 	return true;
 }
 
+/* What a measuring strbuf keeps: room for any one line of the texts, and
+ * small enough to stay in the core's cache. */
+#define MEASURE_ROOM (16u << 10)
+
+void sb_init_measure(struct strbuf *sb)
+{
+	*sb = (struct strbuf)STRBUF_INIT;
+	sb->measure = true;
+}
+
+/* Makes room for n more bytes by letting go of what is there; false when
+ * n is more than the room (the buffer then grows as when making). */
+static bool measure_room(struct strbuf *sb, size_t n)
+{
+	if (n >= MEASURE_ROOM)
+		return false;
+	if (sb->cap < MEASURE_ROOM) {
+		char *p = realloc(sb->data, MEASURE_ROOM);
+		if (!p)
+			return false;
+		sb->data = p;
+		sb->cap = MEASURE_ROOM;
+	}
+	sb->dropped += sb->len;
+	sb->len = 0;
+	return true;
+}
+
 char *sb_reserve_grow(struct strbuf *sb, size_t n)
 {
 	if (sb->failed)
 		return NULL;
+	if (sb->measure && !sb->scratch && sb->cap <= MEASURE_ROOM &&
+	    measure_room(sb, n))
+		return sb->data;
 	if (n > SIZE_MAX / 2 - sb->len) {
 		sb->failed = true;
 		return NULL;
@@ -184,6 +215,13 @@ int sb_finish(struct strbuf *sb, uint8_t **data, size_t *len)
 		sb_free(sb);
 		return -ENOMEM;
 	}
+	if (sb->measure) {
+		*len = sb->dropped + sb->len;
+		if (data)
+			*data = NULL;
+		sb_free(sb);
+		return 0;
+	}
 	char *out = sb->data;
 	if (sb->scratch) {
 		out = bufpool_alloc(sb->len);
@@ -216,4 +254,5 @@ void sb_free(struct strbuf *sb)
 	sb->data = NULL;
 	sb->len = sb->cap = 0;
 	sb->failed = false;
+	sb->dropped = 0;
 }

@@ -11,6 +11,12 @@
  * fresh mappings faulted in twice the file's pages and shrank the last
  * one with mremap, each unmap a TLB flush on both cores: a third of the
  * CPU of making every model.txt and model.obj.
+ *
+ * A strbuf made by sb_init_measure only counts: a listing needs a text's
+ * exact size, not its bytes, and the same appends that make the text
+ * tell its length when what they wrote is dropped as the buffer fills.
+ * The appends must not look back at what they wrote (none does: each
+ * reserves, writes and commits).
  */
 #ifndef CCSFS_STRBUF_H
 #define CCSFS_STRBUF_H
@@ -28,10 +34,16 @@ struct strbuf {
 	size_t len;
 	size_t cap;
 	bool failed;
+	bool measure;             /* counting only: see sb_init_measure */
 	struct scratch *scratch;  /* data is a scratch buffer */
+	size_t dropped;           /* measuring: bytes counted and let go */
 };
 
-#define STRBUF_INIT { NULL, 0, 0, false, NULL }
+#define STRBUF_INIT { NULL, 0, 0, false, false, NULL, 0 }
+
+/* A strbuf that counts what is appended and keeps only the last few KiB;
+ * sb_finish then gives the count. */
+void sb_init_measure(struct strbuf *sb);
 
 void sb_printf(struct strbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -54,6 +66,14 @@ static inline char *sb_reserve(struct strbuf *sb, size_t n)
 	return sb_reserve_grow(sb, n);
 }
 
+/* Room for the n bytes a producer expects to append, taken at once; a
+ * measuring strbuf keeps none. */
+static inline void sb_expect(struct strbuf *sb, size_t n)
+{
+	if (!sb->measure)
+		(void)sb_reserve(sb, n);
+}
+
 static inline void sb_append(struct strbuf *sb, const void *bytes, size_t n)
 {
 	char *dst = sb_reserve(sb, n);
@@ -71,7 +91,9 @@ static inline void sb_puts(struct strbuf *sb, const char *s)
 }
 
 /* Hands the bytes to the caller (who frees them); the buffer is emptied.
- * Returns -ENOMEM if any append failed. */
+ * Returns -ENOMEM if any append failed.  A measuring strbuf gives only
+ * *len, the count of every byte appended, and sets *data (when given)
+ * to NULL. */
 int sb_finish(struct strbuf *sb, uint8_t **data, size_t *len);
 void sb_free(struct strbuf *sb);
 /* Frees the scratch buffers no strbuf holds (at unmount, so that leak

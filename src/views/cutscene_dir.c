@@ -296,7 +296,7 @@ int member_add_cutscene_files(struct fs *fs, struct member *m,
 	/* Every file ends its frame section with a Top; only scenes with
 	 * more than that have frames worth a file. */
 	if (m->scene.frame_chunk_count > 1)
-		dir_add_made(b, "frames.txt", t, produce_frames_text, m, 0);
+		dir_add_measured(b, "frames.txt", t, produce_frames_text, m, 0);
 	if (m->def_of)
 		dir_add_made(b, "scene.glb", t, produce_cutscene_glb, m, 0);
 	return 0;

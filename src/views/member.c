@@ -135,6 +135,8 @@ int member_text(struct fs *fs, struct member *m, uint32_t arg,
 	if (rc < 0)
 		return rc;
 	struct strbuf sb = STRBUF_INIT;
+	if (!data)
+		sb_init_measure(&sb);
 	rc = fn(m, ref.data, ref.len, arg, &sb);
 	cache_put(fs->cache, &ref);
 	if (rc < 0) {

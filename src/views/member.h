@@ -53,7 +53,8 @@ extern const struct view_ops member_view_ops;
 int member_bytes(struct fs *fs, struct member *m, struct cache_ref *ref);
 
 /* Text made from a member's bytes: the shape every text producer shares.
- * fn appends to out and returns 0 or a negative errno. */
+ * fn appends to out and returns 0 or a negative errno.  With data NULL the
+ * text is only measured (see dir_add_measured). */
 typedef int (*member_text_fn)(struct member *m, const uint8_t *data,
 			      size_t len, uint32_t arg, struct strbuf *out);
 int member_text(struct fs *fs, struct member *m, uint32_t arg,

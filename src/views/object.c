@@ -225,24 +225,26 @@ static int produce_model(struct fs *fs, struct node *n, uint8_t **data,
 	struct model_scene ms = { m, ref.data, ref.len, "" };
 	struct model_env env = { &ms, model_object_name, model_material,
 				 model_texture_path };
-	struct strbuf obj = STRBUF_INIT, mtl = STRBUF_INIT;
+	struct strbuf out = STRBUF_INIT;
+	if (!data)
+		sb_init_measure(&out);
 	struct reason why = { "" };
 	if (part == PART_HIT)
-		rc = hit_obj(p, plen, &env, &obj, &why);
+		rc = hit_obj(p, plen, &env, &out, &why);
 	else
-		/* The MTL costs a decode of its own: it is read once, when a
-		 * viewer loads the OBJ. */
-		/* model.mtl does not depend on where vertices sit. */
+		/* Each is made alone, the MTL without the OBJ's text: a
+		 * viewer reads it once, when it loads the OBJ, and it does
+		 * not depend on where vertices sit. */
 		rc = posed_model_obj(m, ref.data, ref.len, p, plen,
-				     part == PART_OBJ, &env, &obj, &mtl, &why);
+				     part == PART_OBJ, &env,
+				     part == PART_OBJ ? &out : NULL,
+				     part == PART_MTL ? &out : NULL, &why);
 	cache_put(fs->cache, &ref);
-	struct strbuf *out = part == PART_MTL ? &mtl : &obj;
-	sb_free(part == PART_MTL ? &obj : &mtl);
 	if (rc < 0) {
-		sb_free(out);
+		sb_free(&out);
 		return rc;
 	}
-	return sb_finish(out, data, len);
+	return sb_finish(&out, data, len);
 }
 
 static int produce_model_obj(struct fs *fs, struct node *n, uint8_t **data,
@@ -453,12 +455,12 @@ static void add_chunk_files(struct dir_builder *b,
 			check_morpher(ob, errs);
 		if (chunk_text_has(c->kind)) {
 			snprintf(name, sizeof name, "%s.txt", base);
-			dir_add_made(b, name, t, produce_chunk_text, ob->m,
-				     ob->chunks[i]);
+			dir_add_measured(b, name, t, produce_chunk_text,
+					 ob->m, ob->chunks[i]);
 		} else if (c->kind == CCSF_ANIME) {
 			snprintf(name, sizeof name, "%s.txt", base);
-			dir_add_made(b, name, t, produce_anime_text, ob->m,
-				     ob->chunks[i]);
+			dir_add_measured(b, name, t, produce_anime_text,
+					 ob->m, ob->chunks[i]);
 			check_anime(ob, c, name, errs);
 		}
 	}
@@ -473,10 +475,12 @@ static void add_mesh(struct dir_builder *b, const struct object_build *ob,
 	time_t t = member_mtime(ob->m);
 	bool hit = c->kind == CCSF_HIT;
 	const char *name = hit ? "hit.obj" : "model.obj";
-	dir_add_made(b, name, t, hit ? produce_hit_obj : produce_model_obj,
-		     ob->m, chunk);
+	dir_add_measured(b, name, t,
+			 hit ? produce_hit_obj : produce_model_obj, ob->m,
+			 chunk);
 	if (!hit)
-		dir_add_made(b, "model.mtl", t, produce_model_mtl, ob->m, chunk);
+		dir_add_measured(b, "model.mtl", t, produce_model_mtl, ob->m,
+				 chunk);
 	if ((uint64_t)c->offset + c->length > ob->len)
 		return;
 	struct reason why = { "" };
@@ -525,8 +529,8 @@ int object_populate(struct fs *fs, struct node *dir,
 	add_chunk_files(&b, ob, &errs);
 	add_made_files(&b, ob, &errs);
 	if (cutscene_has_track(member_scene(ob->m), ob->object))
-		dir_add_made(&b, "track.txt", member_mtime(ob->m),
-			     produce_track_text, ob->m, ob->object);
+		dir_add_measured(&b, "track.txt", member_mtime(ob->m),
+				 produce_track_text, ob->m, ob->object);
 	if (ob->defined) {
 		/* The object folder is one level deeper than the links. */
 		char target[1024];

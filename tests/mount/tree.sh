@@ -132,6 +132,22 @@ check "a second mount of the same disc, no readahead, 1M cache" \
 check "diff -r of two mounts finds no difference" diff -r "$mnt/DATA" "$mnt2/DATA"
 check "unmounts cleanly" unmount "$mnt2"
 
+# A listing counts a text's bytes rather than make it (ls -lR on a fresh
+# mount measures every one): each file then reads exactly as many bytes
+# as the listing said, and a made file that differed would fail (EIO).
+mnt3=$work/mnt3
+check "mounts the sample disc for a listing" mount_ccsfs "$disc" "$mnt3"
+ls -lR "$mnt3/DATA" "$mnt3/STREAM" >"$work/listing" 2>&1
+check_eq "ls -lR on a fresh mount lists without an error" 0 "$?"
+listed=$(awk '/^-/ { n++; s += $5 } END { print n + 0, s + 0 }' "$work/listing")
+got=$(find "$mnt3/DATA" "$mnt3/STREAM" -type f -exec cat {} + | wc -c)
+check_eq "after ls -lR: the bytes read are the bytes listed" \
+	"$(find "$mnt3/DATA" "$mnt3/STREAM" -type f | wc -l) $got" "$listed"
+check "after ls -lR: every file reads without an error" sh -c \
+	"find '$mnt3/DATA' '$mnt3/STREAM' -type f -exec cat {} + >/dev/null"
+check "after ls -lR: the same tree as the first mount" diff -r "$mnt/DATA" "$mnt3/DATA"
+check "unmounts the listed mount" unmount "$mnt3"
+
 single=$work/single
 check "mounts a single archive" mount_ccsfs "$disc/STREAM/STR1.BIN" "$single"
 check "single archive: its members at the root" test -f "$single/str0001/str0001.ccs"

@@ -123,6 +123,21 @@ struct output run_model(const struct chunk *c, uint16_t version)
 	struct reason why = { "" };
 	assert_int_equal(model_check(c->p, c->len, version, &why), o.rc);
 	assert_string_equal(why.text, o.why.text);
+	/* A listing measures model.obj, and makes model.mtl without the
+	 * OBJ's text: the same size, the same MTL. */
+	struct strbuf counted, mtl_only = STRBUF_INIT;
+	sb_init_measure(&counted);
+	struct reason why2 = { "" };
+	assert_int_equal(model_obj(c->p, c->len, version, &env, &counted,
+				   NULL, &why2), o.rc);
+	size_t measured = 0;
+	assert_int_equal(sb_finish(&counted, NULL, &measured), 0);
+	assert_int_equal(measured, strlen(o.obj));
+	assert_int_equal(model_obj(c->p, c->len, version, &env, NULL,
+				   &mtl_only, &why2), o.rc);
+	char *m = finish_text(&mtl_only);
+	assert_string_equal(m, o.mtl);
+	free(m);
 	return o;
 }
 
