@@ -70,11 +70,18 @@ static int fill_entry(struct fs *fs, struct node *n,
 	return 0;
 }
 
+/* The kernel opens folders itself (one daemon, one session): a folder is
+ * then read with one READDIRPLUS and its empty sequel, not with an
+ * OPENDIR and a RELEASEDIR around them, a quarter of the requests of
+ * ls -lR.  The kernel keeps the listing, as cache_readdir asks below. */
+static bool kernel_opens_dirs;
+
 static void ccsfs_init(void *userdata, struct fuse_conn_info *conn)
 {
 	(void)userdata;
 	if (conn->capable & FUSE_CAP_CACHE_SYMLINKS)
 		conn->want |= FUSE_CAP_CACHE_SYMLINKS;
+	kernel_opens_dirs = conn->capable & FUSE_CAP_NO_OPENDIR_SUPPORT;
 }
 
 static void ccsfs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
@@ -123,21 +130,31 @@ static void ccsfs_readlink(fuse_req_t req, fuse_ino_t ino)
 		fuse_reply_readlink(req, n->u.link.target);
 }
 
+/* What opening a folder does, at its OPENDIR or, when the kernel opens
+ * folders itself, at its first READDIR: populate it, and tell the tree
+ * a listing came (for what it lists ahead).  A folder that failed with
+ * nothing in it fails the listing. */
+static int dir_opened(struct fs *fs, struct node *n)
+{
+	if (n->type != NODE_DIR)
+		return -ENOTDIR;
+	int rc = tree_dir_open(fs, n);
+	return rc < 0 && !n->u.dir.nkids ? rc : 0;
+}
+
 static void ccsfs_opendir(fuse_req_t req, fuse_ino_t ino,
 			  struct fuse_file_info *fi)
 {
-	struct fs *fs = fs_of(req);
-	struct node *n = node_of(fs, ino);
-	if (n->type != NODE_DIR) {
-		fuse_reply_err(req, ENOTDIR);
+	if (kernel_opens_dirs) {
+		fuse_reply_err(req, ENOSYS);
 		return;
 	}
-	int rc = tree_ready(fs, n);
-	if (rc < 0 && !n->u.dir.nkids) {
+	struct fs *fs = fs_of(req);
+	int rc = dir_opened(fs, node_of(fs, ino));
+	if (rc < 0) {
 		fuse_reply_err(req, -rc);
 		return;
 	}
-	tree_dir_opened(fs, n);
 	/* A directory never changes once made: the kernel may keep it. */
 	fi->cache_readdir = 1;
 	fi->keep_cache = 1;
@@ -186,6 +203,13 @@ static void reply_dir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 {
 	struct fs *fs = fs_of(req);
 	struct node *dir = node_of(fs, ino);
+	if (kernel_opens_dirs && off == 0) {
+		int rc = dir_opened(fs, dir);
+		if (rc < 0) {
+			fuse_reply_err(req, -rc);
+			return;
+		}
+	}
 	/* The kernel asks for up to 128 KiB at a time: from the pool, or
 	 * every listing of a folder would map, fault in and unmap it. */
 	char *buf = bufpool_alloc(size);

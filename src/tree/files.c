@@ -231,10 +231,12 @@ static void queue_list_ahead(struct fs *fs, struct node *dir)
 			readahead_queue(&fs->readahead, list_ahead, n);
 }
 
-void tree_dir_opened(struct fs *fs, struct node *dir)
+int tree_dir_open(struct fs *fs, struct node *dir)
 {
+	int rc = tree_ready(fs, dir);
 	if (atomic_load(&dir->u.dir.listed_ahead) && !readahead_on_worker())
 		queue_list_ahead(fs, dir);
+	return rc;
 }
 
 /* How many files after one a listing stats are made ahead of it. */

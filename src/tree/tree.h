@@ -230,8 +230,8 @@ int tree_made_bytes(struct fs *fs, struct node *n, struct cache_ref *ref);
  * object before, the same name in the next object is made ahead. */
 void tree_made_opened(struct fs *fs, struct node *n);
 
-/* A listing opened a folder: when it was listed ahead of the listing,
- * the folders after it are. */
-void tree_dir_opened(struct fs *fs, struct node *dir);
+/* Populates a folder a listing opened (tree_ready); when the folder was
+ * listed ahead of the listing (ls -l), the folders after it are. */
+int tree_dir_open(struct fs *fs, struct node *dir);
 
 #endif

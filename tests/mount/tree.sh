@@ -148,6 +148,17 @@ check "after ls -lR: every file reads without an error" sh -c \
 check "after ls -lR: the same tree as the first mount" diff -r "$mnt/DATA" "$mnt3/DATA"
 check "unmounts the listed mount" unmount "$mnt3"
 
+# Folders are opened by the kernel itself: one OPENDIR (answered ENOSYS)
+# for the whole mount, then only READDIRPLUS; a folder that cannot be
+# listed still fails (tests/mount/broken.sh).
+dbg=$work/mntd
+check "mounts with -d to see the requests" mount_fg "$disc" "$dbg" "$work/debug.log" -d
+ls -R "$dbg/DATA/DATA.BIN" >/dev/null
+check "unmounts the -d mount" unmount_fg "$dbg"
+check_eq "ls -R of DATA.BIN: one OPENDIR in all" 1 "$(grep -c 'opcode: OPENDIR' "$work/debug.log")"
+check_eq "ls -R of DATA.BIN: no RELEASEDIR" 0 "$(grep -c 'opcode: RELEASEDIR' "$work/debug.log")"
+check "ls -R of DATA.BIN: its folders read with READDIRPLUS" grep -q 'opcode: READDIRPLUS' "$work/debug.log"
+
 single=$work/single
 check "mounts a single archive" mount_ccsfs "$disc/STREAM/STR1.BIN" "$single"
 check "single archive: its members at the root" test -f "$single/str0001/str0001.ccs"
