@@ -54,12 +54,18 @@ int tree_made_bytes(struct fs *fs, struct node *n, struct cache_ref *ref)
 	return rc;
 }
 
+/* How many stats that size a file, with no made file opened between,
+ * make a listing: more than readers at once take (ccsfs-check's jobs,
+ * a few cat), few enough that a listing measures all but its first. */
+#define LISTING_STATS 8
+
 /* Whether a stat that has to size a file measures it (a listing, which
  * wants sizes) rather than make it (a reader, who opens what it stats and
  * would have it made twice). */
 static bool stat_measures(struct fs *fs, const struct node *n)
 {
-	return n->u.made.measures && !atomic_load(&fs->stat_then_open);
+	return n->u.made.measures &&
+	       atomic_load(&fs->stats_unopened) >= LISTING_STATS;
 }
 
 /* Counts a made file's bytes, once: a thread that finds another counting
@@ -345,7 +351,8 @@ int tree_stat(struct fs *fs, struct node *n, struct stat *st)
 	if (size == SIZE_UNKNOWN) {
 		stat_ahead(fs, n);
 		int rc = made_size(fs, n, stat_measures(fs, n));
-		atomic_store(&fs->stat_then_open, false);
+		if (atomic_load(&fs->stats_unopened) < LISTING_STATS)
+			atomic_fetch_add(&fs->stats_unopened, 1);
 		if (rc < 0)
 			return rc;
 		size = atomic_load(&n->size);
@@ -478,8 +485,7 @@ int tree_open(struct fs *fs, struct node *n, int *host_fd)
 		/* Fail here, not in read: the page cache may never ask. */
 		return n->u.view.ops->open(fs, n);
 	case FILE_MADE:
-		if (atomic_load(&fs->last_stat) == n)
-			atomic_store(&fs->stat_then_open, true);
+		atomic_store(&fs->stats_unopened, 0);
 		tree_made_opened(fs, n);
 		/* Made once before means it makes again: only a file never
 		 * made (or failing) needs its producer run now. */

@@ -128,9 +128,10 @@ struct fs {
 	struct readahead readahead;
 	_Atomic(struct node *) last_made;       /* a reader's last new file */
 	_Atomic(struct node *) last_stat;       /* the last stat that made */
-	/* The last file a stat had to size was opened next: a reader, who
-	 * wants the bytes, so stats make files rather than measure them. */
-	atomic_bool stat_then_open;
+	/* Stats that had to size a file since a made file was last opened:
+	 * many mean a listing, which wants sizes; few, readers (one or a
+	 * few at once), who open what they stat and want the bytes. */
+	atomic_uint stats_unopened;
 	/* Learns an unsettled node's attributes and clears n->unsettled; set
 	 * by the view that lists such nodes, before it publishes them. */
 	int (*settle)(struct fs *fs, struct node *n);
