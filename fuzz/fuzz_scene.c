@@ -55,8 +55,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct scene_env env = { NULL, name_of, "fuzz" };
 	uint8_t *out = NULL;
 	size_t len = 0;
-	if (scene_glb(&s, data, size, &env, &out, &len) == 0)
+	if (scene_glb(&s, data, size, &env, &out, &len) == 0) {
 		check_glb(out, len);
+		/* A listing's measure is the made file's length. */
+		size_t measured = 0;
+		if (scene_glb(&s, data, size, &env, NULL, &measured) != 0 ||
+		    measured != len)
+			abort();
+	}
 	free(out);
 	ccsf_scene_free(&s);
 	return 0;

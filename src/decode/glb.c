@@ -22,17 +22,37 @@ uint32_t glb_item(struct glb_list *l)
 
 void glb_reserve(struct glb *g, size_t n)
 {
-	sb_reserve(&g->bin, n);
+	if (!g->measure)
+		sb_reserve(&g->bin, n);
+}
+
+/* The buffer's length so far. */
+static size_t bin_len(const struct glb *g)
+{
+	return g->measure ? g->measured : g->bin.len;
+}
+
+/* Pads the buffer to 4 bytes, as every view and its end must be. */
+static void bin_align(struct glb *g)
+{
+	static const uint8_t zero[4];
+	size_t pad = (4 - bin_len(g) % 4) % 4;
+	if (g->measure)
+		g->measured += pad;
+	else if (pad)
+		sb_append(&g->bin, zero, pad);
 }
 
 uint8_t *glb_view_room(struct glb *g, size_t n, int target, uint32_t *view)
 {
-	static const uint8_t zero[4];
-	if (g->bin.len % 4)
-		sb_append(&g->bin, zero, 4 - g->bin.len % 4);
-	size_t at = g->bin.len;
+	bin_align(g);
+	size_t at = bin_len(g);
+	if (g->measure)
+		g->bin.len = 0;         /* the last view's room is done with */
 	uint8_t *room = (uint8_t *)sb_reserve(&g->bin, n);
-	if (room)
+	if (room && g->measure)
+		g->measured += n;
+	else if (room)
 		g->bin.len += n;
 	*view = glb_item(&g->views);
 	sb_printf(&g->views.text, "{\"buffer\":0,\"byteOffset\":%zu,"
@@ -147,35 +167,37 @@ static void put_chunk_header(uint8_t *o, size_t len, const char *type)
 int glb_finish(struct glb *g, struct strbuf *json, uint8_t **out,
 	       size_t *out_len)
 {
-	if (g->bin.len)
+	if (bin_len(g))
 		sb_printf(json, ",\"buffers\":[{\"byteLength\":%zu}]",
-			  g->bin.len);
+			  bin_len(g));
 	glb_put_list(json, "bufferViews", &g->views);
 	glb_put_list(json, "accessors", &g->accessors);
 	sb_puts(json, "}");
 	while (json->len % 4)
 		sb_puts(json, " ");
-	static const uint8_t zero[4];
-	if (g->bin.len % 4)
-		sb_append(&g->bin, zero, 4 - g->bin.len % 4);
+	bin_align(g);
+	size_t blen = bin_len(g);
 	if (json->failed || g->bin.failed || g->views.text.failed ||
-	    g->accessors.text.failed || json->len + g->bin.len > UINT32_MAX - 64)
+	    g->accessors.text.failed || json->len + blen > UINT32_MAX - 64)
 		return -ENOMEM;
-	size_t total = 12 + 8 + json->len + (g->bin.len ? 8 + g->bin.len : 0);
-	size_t bin_len = g->bin.len;
+	size_t total = 12 + 8 + json->len + (blen ? 8 + blen : 0);
+	if (!out) {
+		*out_len = total;
+		return 0;
+	}
 	uint8_t *o = bufpool_alloc(total);
 	if (!o)
 		return -ENOMEM;
-	if (bin_len)
-		memcpy(o + total - bin_len, g->bin.data, bin_len);
+	if (blen)
+		memcpy(o + total - blen, g->bin.data, blen);
 	sb_free(&g->bin);
 	memcpy(o, "glTF", 4);
 	wr_u32le(o + 4, 2);
 	wr_u32le(o + 8, (uint32_t)total);
 	put_chunk_header(o + 12, json->len, "JSON");
 	memcpy(o + 20, json->data, json->len);
-	if (bin_len)
-		put_chunk_header(o + 20 + json->len, bin_len, "BIN\0");
+	if (blen)
+		put_chunk_header(o + 20 + json->len, blen, "BIN\0");
 	*out = o;
 	*out_len = total;
 	return 0;

@@ -34,6 +34,11 @@ struct glb_list {
 struct glb {
 	struct strbuf bin;
 	struct glb_list views, accessors;
+	/* Measuring (glb_finish given no out): the buffer's bytes are made
+	 * as ever, each view into bin's scratch room over the last, and
+	 * only their count, measured, grows. */
+	bool measure;
+	size_t measured;
 };
 
 /* Makes room for about n bytes of buffer at once.  Large buffers come
@@ -75,7 +80,8 @@ void glb_put_list(struct strbuf *json, const char *name,
 		  const struct glb_list *l);
 
 /* The GLB file of a JSON document (without its closing brace: the
- * buffer, views and accessors are added here) and the buffer. */
+ * buffer, views and accessors are added here) and the buffer.  With out
+ * NULL (g->measure set from the start) only its length, *out_len. */
 int glb_finish(struct glb *g, struct strbuf *json, uint8_t **out,
 	       size_t *out_len);
 void glb_free(struct glb *g);

@@ -428,8 +428,10 @@ static int part_init(struct scene_part *p, const struct scene_source *src)
 static int build_glb(struct scene_build *b, const struct scene_source *src,
 		     uint32_t count, uint8_t **out, size_t *out_len)
 {
-	*out = NULL;
+	if (out)
+		*out = NULL;
 	*out_len = 0;
+	b->g.measure = !out;
 	b->s = src[0].s;
 	b->data = src[0].data;
 	b->len = src[0].len;
@@ -471,7 +473,8 @@ int scene_glb_cutscene(const struct scene_source *src, uint32_t count,
 {
 	struct scene_build b = { .source = source, .frames = f };
 	if (!count) {
-		*out = NULL;
+		if (out)
+			*out = NULL;
 		*out_len = 0;
 		return -EINVAL;
 	}

@@ -31,7 +31,9 @@ struct scene_env {
 	const char *source;     /* where the file is, for the asset's extras */
 };
 
-/* Makes the GLB of a walked scene.  0 with *out malloc'ed, or -ENOMEM. */
+/* Makes the GLB of a walked scene.  0 with *out malloc'ed, or -ENOMEM.
+ * With out NULL (here and in scene_glb_cutscene) the GLB is measured:
+ * made without keeping its buffer, and only its length given. */
 int scene_glb(const struct ccsf_scene *s, const uint8_t *data, size_t len,
 	      const struct scene_env *env, uint8_t **out, size_t *out_len);
 

@@ -208,7 +208,7 @@ int member_cutscene_prepare(struct fs *fs, struct member *m,
 	return rc;
 }
 
-/* scene.glb of a cutscene: made at its first stat, like every made file,
+/* scene.glb of a cutscene: sized at its first stat, like every made file,
  * so that its size is exact before the first read.  Each source's bytes
  * are held in the cache while it is made. */
 static int produce_cutscene_glb(struct fs *fs, struct node *n, uint8_t **data,
@@ -298,7 +298,8 @@ int member_add_cutscene_files(struct fs *fs, struct member *m,
 	if (m->scene.frame_chunk_count > 1)
 		dir_add_measured(b, "frames.txt", t, produce_frames_text, m, 0);
 	if (m->def_of)
-		dir_add_made(b, "scene.glb", t, produce_cutscene_glb, m, 0);
+		dir_add_measured(b, "scene.glb", t, produce_cutscene_glb, m,
+				 0);
 	return 0;
 }
 

@@ -473,7 +473,8 @@ int member_populate(struct fs *fs, struct node *dir)
 	if (rc == 0 && m->walked) {
 		dir_add_made(&b, "scene.txt", t, produce_scene_text, m, 0);
 		if (scene_has_nodes(&m->scene) && !m->def_of)
-			dir_add_made(&b, "scene.glb", t, produce_scene_glb, m, 0);
+			dir_add_measured(&b, "scene.glb", t, produce_scene_glb,
+					 m, 0);
 		struct node *chunks = dir_add_dir(&b, "chunks", t, NULL, NULL);
 		rc = chunks ? populate_chunks(fs, m, chunks) : -ENOMEM;
 		/* Objects are checked against the bytes as they are listed,

@@ -196,6 +196,10 @@ static void scene_glb_has_targets_and_weights(void **state)
 	uint8_t *out;
 	size_t len;
 	assert_int_equal(scene_glb(&f.s, f.file, f.len, &env, &out, &len), 0);
+	size_t measured = 0;
+	assert_int_equal(scene_glb(&f.s, f.file, f.len, &env, NULL,
+				   &measured), 0);
+	assert_int_equal(measured, len);
 	uint32_t jlen = rd_u32le(out + 12);
 	char *j = calloc(1, jlen + 1);
 	assert_non_null(j);

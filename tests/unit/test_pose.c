@@ -331,6 +331,10 @@ static void scene_glb_has_nodes_and_animation(void **state)
 	size_t len;
 	assert_true(scene_has_nodes(&f.s));
 	assert_int_equal(scene_glb(&f.s, f.file, f.len, &env, &out, &len), 0);
+	size_t measured = 0;    /* what a listing learns, making nothing */
+	assert_int_equal(scene_glb(&f.s, f.file, f.len, &env, NULL,
+				   &measured), 0);
+	assert_int_equal(measured, len);
 	uint32_t jlen = rd_u32le(out + 12);
 	const char *j = (const char *)out + 20;
 	assert_non_null(memmem(j, jlen, "{\"name\":\"pose\",\"children\":[1,3]", 31));

@@ -298,6 +298,10 @@ static void test_cutscene_of_two_files(void **state)
 		assert_int_equal(scene_glb_cutscene(src, 2, "test", &f, &out,
 						    &len), 0);
 		assert_true(len > 20 && !memcmp(out, "glTF", 4));
+		size_t measured = 0;
+		assert_int_equal(scene_glb_cutscene(src, 2, "test", &f, NULL,
+						    &measured), 0);
+		assert_int_equal(measured, len);
 		uint32_t jlen = rd_u32le(out + 12);
 		const char *j = (const char *)out + 20;
 		const char *gull = "{\"name\":\"OBJ_gull\",\"mesh\":0}";
