@@ -2,13 +2,17 @@
 /* fuzz_member.c - the input as one member's inflated bytes, seen as a
  * user of the mount sees it: the harness deflates it into a one-member
  * archive, opens that as the mount's root (archive_dir_root, the tree and
- * the views), lists every folder and makes every file of every object as
- * stat, open and read do, with the mount's default limits.
+ * the views), stats every file of every folder as ls -lR does (so that
+ * what can be measured is), then makes every file as stat, open and read
+ * do, with the mount's default limits.
  *
  * A file must read exactly as many bytes as stat gave, or fail as a
- * whole; a made PNG, GLB or WAV must start as one. */
+ * whole, and a measured one must not fail at all; a made PNG, GLB or WAV
+ * must start as one. */
 #include "config.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -121,16 +125,29 @@ static void make_file(struct fs *fs, struct node *n, char *buf)
 {
 	struct stat st;
 	int fd = -1;
-	if (tree_stat(fs, n, &st) < 0 || tree_open(fs, n, &fd) < 0)
+	/* Measured by the listing: the same code makes it, so it cannot
+	 * fail where the measure did not (the tree fails a file whose
+	 * bytes differ from its measure with EIO). */
+	bool measured = n->file_kind == FILE_MADE && n->u.made.measures &&
+			atomic_load(&n->size) != SIZE_UNKNOWN;
+	int rc = tree_stat(fs, n, &st);
+	if (rc == 0)
+		rc = tree_open(fs, n, &fd);
+	if (rc == -EIO && measured)
+		abort();
+	if (rc < 0)
 		return;
 	int64_t got = read_file(fs, n, fd, buf, (uint64_t)st.st_size);
 	if (fd >= 0)
 		close(fd);
+	if (got == -EIO && measured)
+		abort();
 	/* A short or long read is never right: stat promised the size. */
 	if (got >= 0 && got != (int64_t)st.st_size)
 		abort();
 }
 
+/* buf NULL: only stat every file, as ls -lR does. */
 static void walk(struct fs *fs, struct node *dir, char *buf, int depth)
 {
 	if (depth > MAX_DEPTH)
@@ -139,10 +156,13 @@ static void walk(struct fs *fs, struct node *dir, char *buf, int depth)
 		return;
 	for (uint32_t i = 0; i < dir->u.dir.nkids; i++) {
 		struct node *k = dir->u.dir.kids[i];
+		struct stat st;
 		if (k->type == NODE_DIR)
 			walk(fs, k, buf, depth + 1);
-		else if (k->type == NODE_FILE)
+		else if (k->type == NODE_FILE && buf)
 			make_file(fs, k, buf);
+		else if (k->type == NODE_FILE)
+			(void)tree_stat(fs, k, &st);
 	}
 }
 
@@ -170,8 +190,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char path[64];
 	snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
 	fs.root = archive_dir_root(&fs, 0, path);
-	if (fs.root)
+	/* First a listing, whose stats measure what they can (as one that
+	 * has stat'ed many files without opening one), then the reads,
+	 * which make the files: a made file that differs from its measure
+	 * fails (EIO), and a read that differs from the stat aborts. */
+	atomic_store(&fs.stats_unopened, UINT_MAX / 2);
+	if (fs.root) {
+		walk(&fs, fs.root, NULL, 0);
 		walk(&fs, fs.root, buf, 0);
+	}
 	fs_destroy(&fs);
 	close(fd);
 	free(buf);
