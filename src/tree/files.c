@@ -249,11 +249,13 @@ int tree_dir_open(struct fs *fs, struct node *dir)
 #define STAT_AHEAD 2
 
 /* A listing (ls -l, a file manager) stats a folder's files in order, and
- * each unknown size means making the file: while this thread makes one,
- * the workers make the next ones, so both cores are busy.  It starts at
- * the second stat in a row that has to make a file of the same folder,
- * so neither a listing of names (find) nor a reader of one file a folder
- * (every model.obj) makes what it will not ask for. */
+ * each unknown size means measuring the file (or making it, for readers
+ * that stat each file they open): while this thread sizes one, the
+ * workers size the next ones, so both cores are busy, and a listing has
+ * the folders after this one listed ahead.  It starts at the second stat
+ * in a row that has to size a file of the same folder, so neither a
+ * listing of names (find) nor a reader of one file a folder (every
+ * model.obj) sizes what it will not ask for. */
 static void stat_ahead(struct fs *fs, struct node *n)
 {
 	struct node *dir = n->parent;
