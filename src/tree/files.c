@@ -93,14 +93,9 @@ static int measure_once(struct fs *fs, struct node *n)
 	return 0;
 }
 
-/* Learns a made file's size: counted by its producer when `measure`,
- * else made into the cache. */
-static int made_size(struct fs *fs, struct node *n, bool measure)
+/* Makes a file into the cache (or finds it there), holding nothing. */
+static int make_cached(struct fs *fs, struct node *n)
 {
-	if (atomic_load(&n->size) != SIZE_UNKNOWN)
-		return 0;
-	if (measure)
-		return measure_once(fs, n);
 	struct cache_ref ref;
 	int rc = tree_made_bytes(fs, n, &ref);
 	if (rc == 0)
@@ -108,12 +103,18 @@ static int made_size(struct fs *fs, struct node *n, bool measure)
 	return rc;
 }
 
+/* Learns a made file's size, once: counted by its producer when
+ * `measure`, else made into the cache. */
+static int made_size(struct fs *fs, struct node *n, bool measure)
+{
+	if (atomic_load(&n->size) != SIZE_UNKNOWN)
+		return 0;
+	return measure ? measure_once(fs, n) : make_cached(fs, n);
+}
+
 static void make_ahead(void *owner, void *arg)
 {
-	struct fs *fs = owner;
-	struct cache_ref ref;
-	if (tree_made_bytes(fs, arg, &ref) == 0)
-		cache_put(fs->cache, &ref);
+	(void)make_cached(owner, arg);
 }
 
 static void measure_ahead(void *owner, void *arg)
@@ -163,9 +164,15 @@ static void queue_named(struct fs *fs, struct node *up, size_t from,
 /* How many folders after the one a listing is in are listed ahead. */
 #define LIST_AHEAD 12
 
-/* Lists a folder and learns its files' sizes, measured or made. */
-static void list_one(struct fs *fs, struct node *dir)
+/* A worker's job: lists a folder ahead of a listing and learns its files'
+ * sizes (measured, or made where they cannot be), so that the listing's
+ * READDIRPLUS carries every size and the kernel asks nothing more of it.
+ * When the listing opens the folder, the folders after it are queued
+ * (tree_dir_open), so the chain goes on into a member's objects. */
+static void list_ahead(void *owner, void *arg)
 {
+	struct fs *fs = owner;
+	struct node *dir = arg;
 	if (tree_ready(fs, dir) < 0)
 		return;
 	/* Set first: a listing that arrives meanwhile goes on ahead. */
@@ -176,27 +183,6 @@ static void list_one(struct fs *fs, struct node *dir)
 			return;
 		if (f->type == NODE_FILE && f->file_kind == FILE_MADE)
 			(void)made_size(fs, f, f->u.made.measures);
-	}
-}
-
-/* A worker's job: lists a folder ahead of a listing, so that the
- * listing's READDIRPLUS carries every size and the kernel asks nothing
- * more of it, then the first of its subfolders, where the listing goes
- * next (the objects of a member). */
-static void list_ahead(void *owner, void *arg)
-{
-	struct fs *fs = owner;
-	struct node *dir = arg;
-	list_one(fs, dir);
-	unsigned listed = 0;
-	for (uint32_t i = 0; dir_ready(dir) && i < dir->u.dir.nkids &&
-	     listed < LIST_AHEAD; i++) {
-		struct node *sub = dir->u.dir.kids[i];
-		if (sub->type != NODE_DIR || atomic_load(&sub->unsettled))
-			continue;
-		listed++;
-		if (!atomic_load(&sub->u.dir.listed_ahead))
-			list_one(fs, sub);
 	}
 }
 
@@ -489,16 +475,10 @@ int tree_open(struct fs *fs, struct node *n, int *host_fd)
 	case FILE_MADE:
 		atomic_store(&fs->stats_unopened, 0);
 		tree_made_opened(fs, n);
-		/* Made once before means it makes again: only a file never
-		 * made (or failing) needs its producer run now. */
-		if (atomic_load(&n->size) == SIZE_UNKNOWN) {
-			struct cache_ref ref;
-			int rc = tree_made_bytes(fs, n, &ref);
-			if (rc == 0)
-				cache_put(fs->cache, &ref);
-			return rc;
-		}
-		return 0;
+		/* Sized once before (made, or measured by the same code)
+		 * means it makes again: only a file never sized (or failing)
+		 * needs its producer run now, to fail here. */
+		return made_size(fs, n, false);
 	default:
 		return 0;
 	}
