@@ -373,6 +373,14 @@ void cache_put(struct cache *c, struct cache_ref *ref)
 	ref->len = 0;
 }
 
+bool cache_holds(struct cache *c, uint64_t key)
+{
+	pthread_mutex_lock(&c->lock);
+	bool held = table_find(c, key) != NULL;
+	pthread_mutex_unlock(&c->lock);
+	return held;
+}
+
 void cache_reserve(struct cache *c, size_t bytes)
 {
 	pthread_mutex_lock(&c->lock);

@@ -16,6 +16,7 @@
 #ifndef CCSFS_CACHE_H
 #define CCSFS_CACHE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -43,6 +44,9 @@ int cache_get(struct cache *c, uint64_t key, cache_fill_fn fill, void *ctx,
 int cache_get_made(struct cache *c, uint64_t key, cache_fill_fn fill,
 		   void *ctx, struct cache_ref *ref);
 void cache_put(struct cache *c, struct cache_ref *ref);
+/* True while the key's value is cached or being filled: work ahead of a
+ * reader skips it, where a cache_get would only hit or wait. */
+bool cache_holds(struct cache *c, uint64_t key);
 
 /* Charges memory that is not the cache's (the tree's nodes and walks) to
  * its limit, for good: what the daemon holds stays near one number, the

@@ -223,11 +223,65 @@ static void queue_list_ahead(struct fs *fs, struct node *dir)
 			readahead_queue(&fs->readahead, list_ahead, n);
 }
 
+/* How many folders after one are populated ahead of a listing that goes
+ * through a parent's folders in order: four, so that both workers
+ * populate (inflate and walk a member each) while the listing takes
+ * what they made.  With one ahead, a worker did what the listing would
+ * have, one folder at a time, and the listing waited as long. */
+#define POPULATE_AHEAD 4
+
+static void populate_ahead(void *owner, void *arg)
+{
+	(void)tree_ready(owner, arg);
+}
+
+/* The kid of up that n is or lies under; NULL when n is not under up. */
+static struct node *kid_above(struct node *n, const struct node *up)
+{
+	for (; n && n->parent != up; n = n->parent)
+		;
+	return n;
+}
+
+/* A listing that opened a costly folder after one of its siblings (a shell's
+ * glob of every member's .ccs; find, which went through the sibling's
+ * own folders first) will open the siblings after it, in the same
+ * direction: bash's glob goes through a folder's entries last first.
+ * Those are populated ahead. */
+static void queue_populate_ahead(struct fs *fs, struct node *dir,
+				 struct node *prev)
+{
+	struct node *up = dir->parent, *before = kid_above(prev, up);
+	size_t i, j;
+	if (!up || !before || before == dir || !dir_ready(up) ||
+	    tree_kid_named(up, dir->name, &i) != dir ||
+	    tree_kid_named(up, before->name, &j) != before)
+		return;
+	bool down = j > i;
+	unsigned queued = 0;
+	for (size_t k = i; queued < POPULATE_AHEAD;) {
+		if (down ? k == 0 : k + 1 >= up->u.dir.nkids)
+			break;
+		k = down ? k - 1 : k + 1;
+		struct node *next = up->u.dir.kids[k];
+		if (next->type != NODE_DIR)
+			continue;
+		queued++;
+		if (atomic_load(&next->u.dir.state) == DIR_EMPTY)
+			readahead_queue(&fs->readahead, populate_ahead, next);
+	}
+}
+
 int tree_dir_open(struct fs *fs, struct node *dir)
 {
 	int rc = tree_ready(fs, dir);
-	if (atomic_load(&dir->u.dir.listed_ahead) && !readahead_on_worker())
+	if (readahead_on_worker())
+		return rc;
+	struct node *prev = atomic_exchange(&fs->last_opened, dir);
+	if (atomic_load(&dir->u.dir.listed_ahead))
 		queue_list_ahead(fs, dir);
+	else if (dir->u.dir.costly)
+		queue_populate_ahead(fs, dir, prev);
 	return rc;
 }
 

@@ -78,6 +78,10 @@ struct node {
 			/* Listed and its files measured ahead of a listing
 			 * (ls -l): reading it tells the listing goes on. */
 			atomic_bool listed_ahead;
+			/* Populating it costs (a member's inflate and walk):
+			 * a listing that goes through such folders in order
+			 * has the next ones populated ahead. */
+			bool costly;
 			int error;              /* a failed populate */
 			populate_fn populate;
 			void *ctx;
@@ -128,6 +132,7 @@ struct fs {
 	struct readahead readahead;
 	_Atomic(struct node *) last_made;       /* a reader's last new file */
 	_Atomic(struct node *) last_stat;       /* the last stat that made */
+	_Atomic(struct node *) last_opened;     /* the last folder listed */
 	/* Stats that had to size a file since a made file was last opened:
 	 * many mean a listing, which wants sizes; few, readers (one or a
 	 * few at once), who open what they stat and want the bytes. */

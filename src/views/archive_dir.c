@@ -263,6 +263,8 @@ static int populate_archive(struct fs *fs, struct node *dir)
 		m->dir = dir_add_dir(&b, m->name, checked ? m->e->header.mtime
 							  : dir->mtime,
 				     member_populate, m);
+		if (m->dir)
+			m->dir->u.dir.costly = true;
 		if (m->dir && !checked)
 			atomic_store(&m->dir->unsettled, true);
 	}
@@ -310,7 +312,9 @@ static struct archive_dir *archive_new(struct fs *fs, const char *path,
 	ar->path = ar->label;
 	ar->blob.fd = -1;
 	ar->gi = gi;
-	atomic_init(&ar->last_read, SIZE_MAX);
+	for (unsigned k = 0; k < READ_STREAMS; k++)
+		atomic_init(&ar->last_read[k], SIZE_MAX);
+	atomic_init(&ar->next_stream, 0);
 	fs->settle = archive_dir_settle;
 	if (blob)
 		ar->blob = *blob;

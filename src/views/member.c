@@ -101,23 +101,57 @@ static void inflate_ahead(void *owner, void *arg)
 		cache_put(fs->cache, &ref);
 }
 
-/* A reader that moved on to the member after the one it read last, in
- * the archive's order or the listing's, is likely to want the one after
- * that too: it is inflated on the worker while this one is read. */
+/* How many members are inflated ahead of a reader in order: two, so that
+ * both workers inflate while the reader takes what they made. */
+#define INFLATE_AHEAD 2
+
+/* The member after m for a reader going through the archive's order, or
+ * the listing's. */
+static struct member *member_after(struct member *m, bool in_order)
+{
+	struct archive_dir *ar = m->ar;
+	if (!in_order)
+		return m->next_listed;
+	return (size_t)(m - ar->members) + 1 < ar->count ? m + 1 : NULL;
+}
+
+/* A reader that moved on to the member after one a reader read last, in
+ * the archive's order or the listing's, is likely to want the ones after
+ * that too: they are inflated on the workers while this one is read.
+ * Each of the last few readers is followed on its own, so that two
+ * readers of one archive each keep theirs. */
 static void read_ahead_of(struct fs *fs, struct member *m)
 {
 	struct archive_dir *ar = m->ar;
 	size_t i = (size_t)(m - ar->members);
-	size_t last = atomic_exchange(&ar->last_read, i);
-	struct member *next = NULL;
-	if (last == SIZE_MAX)
+	unsigned slot = READ_STREAMS;
+	bool in_order = false;
+	for (unsigned k = 0; k < READ_STREAMS; k++) {
+		size_t last = atomic_load(&ar->last_read[k]);
+		if (last == i)
+			return;         /* the same member read on */
+		if (last == SIZE_MAX || slot < READ_STREAMS)
+			continue;
+		if (last + 1 == i || ar->members[last].next_listed == m) {
+			slot = k;
+			in_order = last + 1 == i;
+		}
+	}
+	if (slot == READ_STREAMS) {
+		/* A new reader, or one that jumped: it takes the oldest slot. */
+		slot = atomic_fetch_add(&ar->next_stream, 1) % READ_STREAMS;
+		atomic_store(&ar->last_read[slot], i);
 		return;
-	if (last + 1 == i && i + 1 < ar->count)
-		next = &ar->members[i + 1];
-	else if (ar->members[last].next_listed == m)
-		next = m->next_listed;
-	if (next && next->dir)
-		readahead_queue(&fs->readahead, inflate_ahead, next);
+	}
+	atomic_store(&ar->last_read[slot], i);
+	struct member *next = m;
+	for (unsigned k = 0; k < INFLATE_AHEAD; k++) {
+		next = member_after(next, in_order);
+		if (!next || !next->dir)
+			break;
+		if (!cache_holds(fs->cache, next->dir->ino))
+			readahead_queue(&fs->readahead, inflate_ahead, next);
+	}
 }
 
 int member_bytes(struct fs *fs, struct member *m, struct cache_ref *ref)

@@ -61,6 +61,9 @@ struct member {
 	atomic_bool table_logged;       /* a disagreement inflation found */
 };
 
+/* Readers of one archive told apart by where they read. */
+#define READ_STREAMS 4
+
 struct archive_dir {
 	struct archive_dir *next;
 	const char *label;              /* for messages: the source path */
@@ -71,7 +74,11 @@ struct archive_dir {
 	struct archive_entry *entries;
 	size_t count;
 	struct member *members;
-	_Atomic size_t last_read;       /* the member a reader asked for last */
+	/* The member each of the last few readers asked for last: a reader
+	 * whose next member follows one of them reads in order, even while
+	 * another reads elsewhere in the same archive. */
+	_Atomic size_t last_read[READ_STREAMS];
+	atomic_uint next_stream;        /* the slot a new reader takes */
 	struct game_index *gi;          /* the source's executable, or NULL */
 	const struct fdtbl *table;      /* when the members came from it */
 	struct index_lost *lost;        /* its records that name no member */

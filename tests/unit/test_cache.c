@@ -72,6 +72,9 @@ static void evicts_least_recently_used(void **state)
 	cache_stats(c, &st);
 	assert_int_equal(st.bytes, 80);
 	assert_int_equal(st.evictions, 1);
+	assert_true(cache_holds(c, 1));
+	assert_false(cache_holds(c, 2));
+	assert_true(cache_holds(c, 3));
 	cache_get(c, 1, fill, &a, &r); cache_put(c, &r);
 	assert_int_equal(a.calls, 1);
 	cache_get(c, 2, fill, &b, &r); cache_put(c, &r);
@@ -240,11 +243,41 @@ static void failure_is_not_cached(void **state)
 	f.fail = -EIO;
 	struct cache_ref r;
 	assert_int_equal(cache_get(c, 1, fill, &f, &r), -EIO);
+	assert_false(cache_holds(c, 1));
 	assert_int_equal(cache_get(c, 1, fill, &f, &r), -EIO);
 	assert_int_equal(f.calls, 2);
 	f.fail = 0;
 	assert_int_equal(cache_get(c, 1, fill, &f, &r), 0);
 	cache_put(c, &r);
+	cache_free(c);
+}
+
+/* Work ahead skips a value being filled: it would only wait for it. */
+struct watcher {
+	struct cache *c;
+	bool held;
+};
+
+static int fill_watching(void *ctx, uint8_t **data, size_t *len)
+{
+	struct watcher *w = ctx;
+	w->held = cache_holds(w->c, 7);
+	*data = malloc(1);
+	*len = 1;
+	return 0;
+}
+
+static void held_while_filling(void **state)
+{
+	(void)state;
+	struct cache *c = cache_new(100);
+	struct watcher w = { c, false };
+	struct cache_ref r;
+	assert_false(cache_holds(c, 7));
+	assert_int_equal(cache_get(c, 7, fill_watching, &w, &r), 0);
+	assert_true(w.held);
+	cache_put(c, &r);
+	assert_true(cache_holds(c, 7));
 	cache_free(c);
 }
 
@@ -297,6 +330,7 @@ int main(void)
 		cmocka_unit_test(newest_stays_even_over_limit),
 		cmocka_unit_test(failure_is_not_cached),
 		cmocka_unit_test(concurrent_readers_fill_once),
+		cmocka_unit_test(held_while_filling),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,226 @@
+/* SPDX-License-Identifier: MIT */
+/* test_tree_ahead.c - folders populated ahead of a listing that goes
+ * through costly siblings in order, forwards (find) or backwards (bash's
+ * glob), and not ahead of one that goes through cheap ones. */
+#include "config.h"
+
+#include <stdatomic.h>
+#include <stdio.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "testutil.h"
+#include "tree/tree.h"
+
+#define KIDS 12
+
+struct kid {
+	atomic_bool populated;
+	atomic_bool by_worker;
+};
+
+static struct kid costly[KIDS], cheap[KIDS];
+
+static int populate_empty(struct fs *fs, struct node *dir)
+{
+	struct dir_builder b;
+	dir_builder_init(&b, fs, dir);
+	return dir_publish(&b);
+}
+
+/* A kid has a folder of its own, as a member has its objects'. */
+static int populate_kid(struct fs *fs, struct node *dir)
+{
+	struct kid *k = dir->u.dir.ctx;
+	atomic_store(&k->by_worker, readahead_on_worker());
+	atomic_store(&k->populated, true);
+	struct dir_builder b;
+	dir_builder_init(&b, fs, dir);
+	dir_add_dir(&b, "sub", 0, populate_empty, NULL);
+	return dir_publish(&b);
+}
+
+/* A folder of KIDS folders; costly: populating each costs, as a
+ * member's does. */
+static int populate_group(struct fs *fs, struct node *dir)
+{
+	struct kid *kids = dir->u.dir.ctx;
+	struct dir_builder b;
+	dir_builder_init(&b, fs, dir);
+	for (int i = 0; i < KIDS; i++) {
+		char name[16];
+		snprintf(name, sizeof name, "k%02d", i);
+		struct node *n = dir_add_dir(&b, name, 0, populate_kid,
+					     &kids[i]);
+		assert_non_null(n);
+		n->u.dir.costly = kids == costly;
+	}
+	return dir_publish(&b);
+}
+
+static int populate_root(struct fs *fs, struct node *dir)
+{
+	struct dir_builder b;
+	dir_builder_init(&b, fs, dir);
+	dir_add_dir(&b, "costly", 0, populate_group, costly);
+	dir_add_dir(&b, "cheap", 0, populate_group, cheap);
+	return dir_publish(&b);
+}
+
+static struct node *child(struct fs *fs, struct node *dir, const char *name)
+{
+	int err = 0;
+	struct node *n = tree_child(fs, dir, name, &err);
+	assert_non_null(n);
+	return n;
+}
+
+/* Waits up to five seconds for kid i to be populated. */
+static bool wait_populated(struct kid *k)
+{
+	for (int t = 0; t < 5000 && !atomic_load(&k->populated); t++)
+		usleep(1000);
+	return atomic_load(&k->populated);
+}
+
+static void reset(struct kid *kids)
+{
+	for (int i = 0; i < KIDS; i++) {
+		atomic_store(&kids[i].populated, false);
+		atomic_store(&kids[i].by_worker, false);
+	}
+}
+
+static void setup_fs(struct fs *fs)
+{
+	reset(costly);
+	reset(cheap);
+	assert_int_equal(fs_init(fs, 1 << 20), 0);
+	fs->root = node_new_dir(fs, "", 0, populate_root, NULL);
+	assert_non_null(fs->root);
+	assert_int_equal(tree_ready(fs, fs->root), 0);
+}
+
+static void open_kid(struct fs *fs, struct node *group, int i)
+{
+	char name[16];
+	snprintf(name, sizeof name, "k%02d", i);
+	assert_int_equal(tree_dir_open(fs, child(fs, group, name)), 0);
+}
+
+static void forwards_populates_the_next_four(void **state)
+{
+	(void)state;
+	struct fs fs;
+	setup_fs(&fs);
+	struct node *g = child(&fs, fs.root, "costly");
+	assert_int_equal(tree_dir_open(&fs, g), 0);
+	open_kid(&fs, g, 2);
+	open_kid(&fs, g, 3);
+	for (int i = 4; i <= 7; i++) {
+		assert_true(wait_populated(&costly[i]));
+		assert_true(atomic_load(&costly[i].by_worker));
+	}
+	usleep(50000);
+	assert_false(atomic_load(&costly[8].populated));
+	assert_false(atomic_load(&costly[1].populated));
+	fs_destroy(&fs);
+}
+
+static void backwards_populates_the_four_before(void **state)
+{
+	(void)state;
+	struct fs fs;
+	setup_fs(&fs);
+	struct node *g = child(&fs, fs.root, "costly");
+	assert_int_equal(tree_dir_open(&fs, g), 0);
+	open_kid(&fs, g, 10);
+	open_kid(&fs, g, 9);
+	for (int i = 8; i >= 5; i--) {
+		assert_true(wait_populated(&costly[i]));
+		assert_true(atomic_load(&costly[i].by_worker));
+	}
+	usleep(50000);
+	assert_false(atomic_load(&costly[4].populated));
+	assert_false(atomic_load(&costly[11].populated));
+	fs_destroy(&fs);
+}
+
+/* find opens a member's own folders between two members: the listing
+ * still goes forwards through the members. */
+static void from_inside_an_earlier_sibling(void **state)
+{
+	(void)state;
+	struct fs fs;
+	setup_fs(&fs);
+	struct node *g = child(&fs, fs.root, "costly");
+	assert_int_equal(tree_dir_open(&fs, g), 0);
+	open_kid(&fs, g, 0);
+	assert_int_equal(tree_dir_open(&fs, child(&fs, child(&fs, g, "k00"),
+						  "sub")), 0);
+	open_kid(&fs, g, 1);
+	for (int i = 2; i <= 5; i++)
+		assert_true(wait_populated(&costly[i]));
+	fs_destroy(&fs);
+}
+
+/* A folder opened elsewhere between two siblings says nothing of an
+ * order. */
+static void a_folder_elsewhere_breaks_the_order(void **state)
+{
+	(void)state;
+	struct fs fs;
+	setup_fs(&fs);
+	struct node *g = child(&fs, fs.root, "costly");
+	assert_int_equal(tree_dir_open(&fs, g), 0);
+	open_kid(&fs, g, 0);
+	assert_int_equal(tree_dir_open(&fs, child(&fs, fs.root, "cheap")), 0);
+	open_kid(&fs, g, 1);
+	usleep(100000);
+	for (int i = 2; i < KIDS; i++)
+		assert_false(atomic_load(&costly[i].populated));
+	fs_destroy(&fs);
+}
+
+static void cheap_folders_are_not_populated_ahead(void **state)
+{
+	(void)state;
+	struct fs fs;
+	setup_fs(&fs);
+	struct node *g = child(&fs, fs.root, "cheap");
+	assert_int_equal(tree_dir_open(&fs, g), 0);
+	open_kid(&fs, g, 0);
+	open_kid(&fs, g, 1);
+	usleep(100000);
+	for (int i = 2; i < KIDS; i++)
+		assert_false(atomic_load(&cheap[i].populated));
+	fs_destroy(&fs);
+}
+
+static void noreadahead_populates_nothing_ahead(void **state)
+{
+	(void)state;
+	struct fs fs;
+	setup_fs(&fs);
+	readahead_disable(&fs.readahead);
+	struct node *g = child(&fs, fs.root, "costly");
+	assert_int_equal(tree_dir_open(&fs, g), 0);
+	open_kid(&fs, g, 0);
+	open_kid(&fs, g, 1);
+	usleep(100000);
+	assert_false(atomic_load(&costly[2].populated));
+	fs_destroy(&fs);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(forwards_populates_the_next_four),
+		cmocka_unit_test(backwards_populates_the_four_before),
+		cmocka_unit_test(from_inside_an_earlier_sibling),
+		cmocka_unit_test(a_folder_elsewhere_breaks_the_order),
+		cmocka_unit_test(cheap_folders_are_not_populated_ahead),
+		cmocka_unit_test(noreadahead_populates_nothing_ahead),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
