@@ -108,22 +108,42 @@ static void open_kid(struct fs *fs, struct node *group, int i)
 	assert_int_equal(tree_dir_open(fs, child(fs, group, name)), 0);
 }
 
+/* Opens the group folder, then its kids a and b, as a listing would. */
+static struct node *open_two(struct fs *fs, const char *group, int a, int b)
+{
+	struct node *g = child(fs, fs->root, group);
+	assert_int_equal(tree_dir_open(fs, g), 0);
+	open_kid(fs, g, a);
+	open_kid(fs, g, b);
+	return g;
+}
+
+/* Kids lo to hi were populated, on a worker. */
+static void assert_populated_ahead(struct kid *kids, int lo, int hi)
+{
+	for (int i = lo; i <= hi; i++) {
+		assert_true(wait_populated(&kids[i]));
+		assert_true(atomic_load(&kids[i].by_worker));
+	}
+}
+
+/* After a while, none of kids lo to hi was populated. */
+static void assert_left_alone(struct kid *kids, int lo, int hi)
+{
+	usleep(100000);
+	for (int i = lo; i <= hi; i++)
+		assert_false(atomic_load(&kids[i].populated));
+}
+
 static void forwards_populates_the_next_three(void **state)
 {
 	(void)state;
 	struct fs fs;
 	setup_fs(&fs);
-	struct node *g = child(&fs, fs.root, "costly");
-	assert_int_equal(tree_dir_open(&fs, g), 0);
-	open_kid(&fs, g, 2);
-	open_kid(&fs, g, 3);
-	for (int i = 4; i <= 6; i++) {
-		assert_true(wait_populated(&costly[i]));
-		assert_true(atomic_load(&costly[i].by_worker));
-	}
-	usleep(50000);
-	assert_false(atomic_load(&costly[7].populated));
-	assert_false(atomic_load(&costly[1].populated));
+	open_two(&fs, "costly", 2, 3);
+	assert_populated_ahead(costly, 4, 6);
+	assert_left_alone(costly, 7, KIDS - 1);
+	assert_left_alone(costly, 0, 1);
 	fs_destroy(&fs);
 }
 
@@ -132,18 +152,22 @@ static void backwards_populates_the_three_before(void **state)
 	(void)state;
 	struct fs fs;
 	setup_fs(&fs);
-	struct node *g = child(&fs, fs.root, "costly");
-	assert_int_equal(tree_dir_open(&fs, g), 0);
-	open_kid(&fs, g, 10);
-	open_kid(&fs, g, 9);
-	for (int i = 8; i >= 6; i--) {
-		assert_true(wait_populated(&costly[i]));
-		assert_true(atomic_load(&costly[i].by_worker));
-	}
-	usleep(50000);
-	assert_false(atomic_load(&costly[5].populated));
-	assert_false(atomic_load(&costly[11].populated));
+	open_two(&fs, "costly", 10, 9);
+	assert_populated_ahead(costly, 6, 8);
+	assert_left_alone(costly, 0, 5);
+	assert_left_alone(costly, 11, 11);
 	fs_destroy(&fs);
+}
+
+/* Opens costly/k00, then the folder up/name (a listing's step between),
+ * then costly/k01. */
+static void open_around(struct fs *fs, struct node *up, const char *name)
+{
+	struct node *g = child(fs, fs->root, "costly");
+	assert_int_equal(tree_dir_open(fs, g), 0);
+	open_kid(fs, g, 0);
+	assert_int_equal(tree_dir_open(fs, child(fs, up ? up : g, name)), 0);
+	open_kid(fs, g, 1);
 }
 
 /* find opens a member's own folders between two members: the listing
@@ -154,13 +178,9 @@ static void from_inside_an_earlier_sibling(void **state)
 	struct fs fs;
 	setup_fs(&fs);
 	struct node *g = child(&fs, fs.root, "costly");
-	assert_int_equal(tree_dir_open(&fs, g), 0);
-	open_kid(&fs, g, 0);
-	assert_int_equal(tree_dir_open(&fs, child(&fs, child(&fs, g, "k00"),
-						  "sub")), 0);
-	open_kid(&fs, g, 1);
-	for (int i = 2; i <= 4; i++)
-		assert_true(wait_populated(&costly[i]));
+	assert_int_equal(tree_ready(&fs, g), 0);
+	open_around(&fs, child(&fs, g, "k00"), "sub");
+	assert_populated_ahead(costly, 2, 4);
 	fs_destroy(&fs);
 }
 
@@ -171,14 +191,8 @@ static void a_folder_elsewhere_breaks_the_order(void **state)
 	(void)state;
 	struct fs fs;
 	setup_fs(&fs);
-	struct node *g = child(&fs, fs.root, "costly");
-	assert_int_equal(tree_dir_open(&fs, g), 0);
-	open_kid(&fs, g, 0);
-	assert_int_equal(tree_dir_open(&fs, child(&fs, fs.root, "cheap")), 0);
-	open_kid(&fs, g, 1);
-	usleep(100000);
-	for (int i = 2; i < KIDS; i++)
-		assert_false(atomic_load(&costly[i].populated));
+	open_around(&fs, fs.root, "cheap");
+	assert_left_alone(costly, 2, KIDS - 1);
 	fs_destroy(&fs);
 }
 
@@ -187,13 +201,8 @@ static void cheap_folders_are_not_populated_ahead(void **state)
 	(void)state;
 	struct fs fs;
 	setup_fs(&fs);
-	struct node *g = child(&fs, fs.root, "cheap");
-	assert_int_equal(tree_dir_open(&fs, g), 0);
-	open_kid(&fs, g, 0);
-	open_kid(&fs, g, 1);
-	usleep(100000);
-	for (int i = 2; i < KIDS; i++)
-		assert_false(atomic_load(&cheap[i].populated));
+	open_two(&fs, "cheap", 0, 1);
+	assert_left_alone(cheap, 2, KIDS - 1);
 	fs_destroy(&fs);
 }
 
@@ -203,12 +212,8 @@ static void noreadahead_populates_nothing_ahead(void **state)
 	struct fs fs;
 	setup_fs(&fs);
 	readahead_disable(&fs.readahead);
-	struct node *g = child(&fs, fs.root, "costly");
-	assert_int_equal(tree_dir_open(&fs, g), 0);
-	open_kid(&fs, g, 0);
-	open_kid(&fs, g, 1);
-	usleep(100000);
-	assert_false(atomic_load(&costly[2].populated));
+	open_two(&fs, "costly", 0, 1);
+	assert_left_alone(costly, 2, KIDS - 1);
 	fs_destroy(&fs);
 }
 
