@@ -326,6 +326,19 @@ static unsigned isize_guesses(const uint8_t *in, size_t n, size_t max_out,
 	return count;
 }
 
+/* How much of a guessed output is faulted in before inflating: the
+ * members inflate to 2-4 times their size, and a trailer that claims
+ * far more (a broken one, or a crafted one claiming a gigabyte) must not
+ * cost more than that up front; the rest faults in as it is written. */
+#define PREFAULT_RATIO 16
+
+static size_t prefault_span(size_t guess, size_t compressed)
+{
+	return compressed > SIZE_MAX / PREFAULT_RATIO ||
+	       guess < compressed * PREFAULT_RATIO ?
+	       guess : compressed * PREFAULT_RATIO;
+}
+
 /* The whole member in one read, inflated by libdeflate into a buffer of
  * its final size: about twice zlib's speed.  Returns 1 when zlib must do
  * it instead (a broken member, whose partial bytes and message only a
@@ -338,7 +351,7 @@ static int libdeflate_inflate_member(const struct blob *b, uint64_t off,
 	uint64_t end = trimmed_extent(b, off, extent);
 	if (end > SIZE_MAX / 2)
 		return 1;
-	uint8_t *in = bufpool_alloc(end ? (size_t)end : 1);
+	uint8_t *in = bufpool_alloc_filled(end ? (size_t)end : 1, (size_t)end);
 	if (!in)
 		return -ENOMEM;
 	ssize_t got = blob_read(b, in, (size_t)end, off);
@@ -353,7 +366,8 @@ static int libdeflate_inflate_member(const struct blob *b, uint64_t off,
 	for (unsigned i = 0; d && i < guesses &&
 	     lr == LIBDEFLATE_INSUFFICIENT_SPACE; i++) {
 		bufpool_free(buf);
-		buf = bufpool_alloc(guess[i]);
+		buf = bufpool_alloc_filled(guess[i], prefault_span(guess[i],
+								   (size_t)end));
 		if (!buf)
 			break;
 		lr = libdeflate_gzip_decompress_ex(d, in, (size_t)end, buf,

@@ -185,7 +185,7 @@ int glb_finish(struct glb *g, struct strbuf *json, uint8_t **out,
 		*out_len = total;
 		return 0;
 	}
-	uint8_t *o = bufpool_alloc(total);
+	uint8_t *o = bufpool_alloc_filled(total, total);
 	if (!o)
 		return -ENOMEM;
 	if (blen)

@@ -381,7 +381,7 @@ static int write_stored(const struct png_job *job, uint8_t **png_out,
 		job->colours, job->text, job->text_count
 	};
 	*len = png_stored_size(&p);
-	*png_out = bufpool_alloc(*len);
+	*png_out = bufpool_alloc_filled(*len, *len);
 	if (!*png_out) {
 		*len = 0;
 		reason_set(why, "png: out of memory");

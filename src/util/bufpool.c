@@ -45,23 +45,6 @@ static void *take(size_t size, size_t *cap)
 	return p;
 }
 
-/* A new buffer, its pages faulted in by one call: the caller writes all
- * of it (an inflated member, a made file), and a fault a page costs an
- * exception each, which on this kind of virtual machine costs more than
- * clearing the page.  Where the kernel has no MADV_POPULATE_WRITE (before
- * 5.14) the pages fault in as they are written. */
-static void *new_buffer(size_t size)
-{
-	void *p = malloc(size);
-	if (p) {
-		uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-		uintptr_t start = (uintptr_t)p & ~(page - 1);
-		(void)madvise((void *)start, (uintptr_t)p + size - start,
-			      MADV_POPULATE_WRITE);
-	}
-	return p;
-}
-
 void *bufpool_alloc(size_t size)
 {
 	if (size < BUFPOOL_MIN)
@@ -71,13 +54,28 @@ void *bufpool_alloc(size_t size)
 	void *p = take(size, &cap);
 	pthread_mutex_unlock(&lock);
 	if (!p)
-		return new_buffer(size);
+		return malloc(size);
 	/* What is past size would go unaccounted in the cache: give back
 	 * its pages (a mapping shrinks in place). */
 	if (cap - size >= BUFPOOL_MIN) {
 		void *q = realloc(p, size);
 		if (q)
 			p = q;
+	}
+	return p;
+}
+
+void *bufpool_alloc_filled(size_t size, size_t fill)
+{
+	void *p = bufpool_alloc(size);
+	if (p && size >= BUFPOOL_MIN) {
+		uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+		uintptr_t start = (uintptr_t)p & ~(page - 1);
+		/* A kept buffer's pages are there already: the call only
+		 * walks them. */
+		(void)madvise((void *)start,
+			      (uintptr_t)p + (fill < size ? fill : size) - start,
+			      MADV_POPULATE_WRITE);
 	}
 	return p;
 }

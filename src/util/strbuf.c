@@ -224,7 +224,7 @@ int sb_finish(struct strbuf *sb, uint8_t **data, size_t *len)
 	}
 	char *out = sb->data;
 	if (sb->scratch) {
-		out = bufpool_alloc(sb->len);
+		out = bufpool_alloc_filled(sb->len, sb->len);
 		if (!out) {
 			sb_free(sb);
 			return -ENOMEM;

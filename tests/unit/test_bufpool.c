@@ -4,8 +4,11 @@
 #include "config.h"
 
 #include <malloc.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "testutil.h"
 #include "util/bufpool.h"
@@ -83,6 +86,44 @@ static void small_buffers_are_plain_malloc(void **state)
 	bufpool_drain();
 }
 
+/* Resident bytes of [p, p + len), by page. */
+static size_t resident(const void *p, size_t len)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t start = (uintptr_t)p & ~(page - 1);
+	size_t n = ((uintptr_t)p + len - start + page - 1) / page;
+	unsigned char *vec = malloc(n);
+	assert_non_null(vec);
+	assert_int_equal(mincore((void *)start, n * page, vec), 0);
+	size_t in = 0;
+	for (size_t i = 0; i < n; i++)
+		in += vec[i] & 1;
+	free(vec);
+	return in * page;
+}
+
+/* Only what the caller says it will write is faulted in ahead: a broken
+ * member's trailer may claim far more than inflates. */
+static void filled_faults_in_only_what_is_said(void **state)
+{
+	(void)state;
+	bufpool_drain();
+	size_t size = 16u << 20, fill = 1u << 20;
+	char *p = bufpool_alloc_filled(size, fill);
+	assert_non_null(p);
+	assert_true(resident(p, fill) >= fill);
+	/* Transparent huge pages may bring in up to 2 MiB around it. */
+	assert_true(resident(p, size) <= fill + (4u << 20));
+	bufpool_free(p);
+	bufpool_drain();
+
+	p = bufpool_alloc_filled(size, SIZE_MAX);
+	assert_non_null(p);
+	assert_true(resident(p, size) >= size);
+	bufpool_free(p);
+	bufpool_drain();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -90,6 +131,7 @@ int main(void)
 		cmocka_unit_test(much_larger_buffer_is_not_wasted_on_a_small_one),
 		cmocka_unit_test(limit_bounds_what_is_kept),
 		cmocka_unit_test(small_buffers_are_plain_malloc),
+		cmocka_unit_test(filled_faults_in_only_what_is_said),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
