@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: MIT
 # tests/tsan.sh - the daemon under ThreadSanitizer: builds ccsfs and
 # ccsfs-check with gcc -fsanitize=thread, runs the stress, tree and check
-# tests against them (and the cache's and the image's threaded unit
-# tests), and fails when TSan reported anything.  `make tsan` runs it.
+# tests against them (and the cache's, the image's and the tree's
+# threaded unit tests), and fails when TSan reported anything.  `make tsan` runs it.
 #
 # The TSan build is compiled here, beside the normal build (as
 # fuzz/build.sh does), so it works from any configured tree, in place or
@@ -52,7 +52,7 @@ lib=$(echo "$objs" | tr ' ' '\n' | grep -v -e '/ccsfs\.o$' -e '/fuse_ops\.o$' | 
 # shellcheck disable=SC2086
 $TSAN_CC $CFLAGS -o "$OUT/ccsfs-check" $check_objs $lib $(pkg-config --libs $PKGS) || exit 1
 echo "built $OUT/ccsfs-check"
-# The unit tests whose threads share a cache or an image.
+# The unit tests whose threads share a cache, an image or a tree.
 unit_tests=
 if pkg-config --exists cmocka; then
 	gen=
@@ -61,7 +61,7 @@ if pkg-config --exists cmocka; then
 		$TSAN_CC $CFLAGS $CPPFLAGS -c "$c" -o "$o" || exit 1
 		gen="$gen $o"
 	done
-	for t in test_cache test_iso; do
+	for t in test_cache test_iso test_tree_ahead; do
 		# shellcheck disable=SC2086
 		$TSAN_CC $CFLAGS $CPPFLAGS -I"$SRCDIR/tests/gen" $(pkg-config --cflags cmocka) \
 			-o "$OUT/$t" "$SRCDIR/tests/unit/$t.c" $lib $gen \
