@@ -245,11 +245,11 @@ static struct node *kid_above(struct node *n, const struct node *up)
 	return n;
 }
 
-/* A listing that opened a costly folder after one of its siblings (a shell's
- * glob of every member's .ccs; find, which went through the sibling's
- * own folders first) will open the siblings after it, in the same
- * direction: bash's glob goes through a folder's entries last first.
- * Those are populated ahead. */
+/* A listing that opened a costly folder after one of its siblings (a
+ * shell's glob of every member's .ccs; find, which went through the
+ * sibling's own folders first) will open the siblings after it, in the
+ * same direction: bash's glob goes through a folder's entries last
+ * first.  Those are populated ahead. */
 static void queue_populate_ahead(struct fs *fs, struct node *dir,
 				 struct node *prev)
 {
