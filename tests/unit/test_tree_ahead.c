@@ -91,14 +91,26 @@ static void reset(struct kid *kids)
 	}
 }
 
-static void setup_fs(struct fs *fs)
+/* Each test's tree, fresh: the fixture cmocka runs around it. */
+static struct fs the_fs;
+
+static int setup_fs(void **state)
 {
 	reset(costly);
 	reset(cheap);
-	assert_int_equal(fs_init(fs, 1 << 20), 0);
-	fs->root = node_new_dir(fs, "", 0, populate_root, NULL);
-	assert_non_null(fs->root);
-	assert_int_equal(tree_ready(fs, fs->root), 0);
+	if (fs_init(&the_fs, 1 << 20) < 0)
+		return -1;
+	the_fs.root = node_new_dir(&the_fs, "", 0, populate_root, NULL);
+	if (!the_fs.root || tree_ready(&the_fs, the_fs.root) < 0)
+		return -1;
+	*state = &the_fs;
+	return 0;
+}
+
+static int teardown_fs(void **state)
+{
+	fs_destroy(*state);
+	return 0;
 }
 
 static void open_kid(struct fs *fs, struct node *group, int i)
@@ -109,13 +121,12 @@ static void open_kid(struct fs *fs, struct node *group, int i)
 }
 
 /* Opens the group folder, then its kids a and b, as a listing would. */
-static struct node *open_two(struct fs *fs, const char *group, int a, int b)
+static void open_two(struct fs *fs, const char *group, int a, int b)
 {
 	struct node *g = child(fs, fs->root, group);
 	assert_int_equal(tree_dir_open(fs, g), 0);
 	open_kid(fs, g, a);
 	open_kid(fs, g, b);
-	return g;
 }
 
 /* Kids lo to hi were populated, on a worker. */
@@ -137,26 +148,20 @@ static void assert_left_alone(struct kid *kids, int lo, int hi)
 
 static void forwards_populates_the_next_three(void **state)
 {
-	(void)state;
-	struct fs fs;
-	setup_fs(&fs);
-	open_two(&fs, "costly", 2, 3);
+	struct fs *fs = *state;
+	open_two(fs, "costly", 2, 3);
 	assert_populated_ahead(costly, 4, 6);
 	assert_left_alone(costly, 7, KIDS - 1);
 	assert_left_alone(costly, 0, 1);
-	fs_destroy(&fs);
 }
 
 static void backwards_populates_the_three_before(void **state)
 {
-	(void)state;
-	struct fs fs;
-	setup_fs(&fs);
-	open_two(&fs, "costly", 10, 9);
+	struct fs *fs = *state;
+	open_two(fs, "costly", 10, 9);
 	assert_populated_ahead(costly, 6, 8);
 	assert_left_alone(costly, 0, 5);
 	assert_left_alone(costly, 11, 11);
-	fs_destroy(&fs);
 }
 
 /* Opens costly/k00, then the folder up/name (a listing's step between),
@@ -166,7 +171,7 @@ static void open_around(struct fs *fs, struct node *up, const char *name)
 	struct node *g = child(fs, fs->root, "costly");
 	assert_int_equal(tree_dir_open(fs, g), 0);
 	open_kid(fs, g, 0);
-	assert_int_equal(tree_dir_open(fs, child(fs, up ? up : g, name)), 0);
+	assert_int_equal(tree_dir_open(fs, child(fs, up, name)), 0);
 	open_kid(fs, g, 1);
 }
 
@@ -174,58 +179,48 @@ static void open_around(struct fs *fs, struct node *up, const char *name)
  * still goes forwards through the members. */
 static void from_inside_an_earlier_sibling(void **state)
 {
-	(void)state;
-	struct fs fs;
-	setup_fs(&fs);
-	struct node *g = child(&fs, fs.root, "costly");
-	assert_int_equal(tree_ready(&fs, g), 0);
-	open_around(&fs, child(&fs, g, "k00"), "sub");
+	struct fs *fs = *state;
+	struct node *g = child(fs, fs->root, "costly");
+	assert_int_equal(tree_ready(fs, g), 0);
+	open_around(fs, child(fs, g, "k00"), "sub");
 	assert_populated_ahead(costly, 2, 4);
-	fs_destroy(&fs);
 }
 
 /* A folder opened elsewhere between two siblings says nothing of an
  * order. */
 static void a_folder_elsewhere_breaks_the_order(void **state)
 {
-	(void)state;
-	struct fs fs;
-	setup_fs(&fs);
-	open_around(&fs, fs.root, "cheap");
+	struct fs *fs = *state;
+	open_around(fs, fs->root, "cheap");
 	assert_left_alone(costly, 2, KIDS - 1);
-	fs_destroy(&fs);
 }
 
 static void cheap_folders_are_not_populated_ahead(void **state)
 {
-	(void)state;
-	struct fs fs;
-	setup_fs(&fs);
-	open_two(&fs, "cheap", 0, 1);
+	struct fs *fs = *state;
+	open_two(fs, "cheap", 0, 1);
 	assert_left_alone(cheap, 2, KIDS - 1);
-	fs_destroy(&fs);
 }
 
 static void noreadahead_populates_nothing_ahead(void **state)
 {
-	(void)state;
-	struct fs fs;
-	setup_fs(&fs);
-	readahead_disable(&fs.readahead);
-	open_two(&fs, "costly", 0, 1);
+	struct fs *fs = *state;
+	readahead_disable(&fs->readahead);
+	open_two(fs, "costly", 0, 1);
 	assert_left_alone(costly, 2, KIDS - 1);
-	fs_destroy(&fs);
 }
+
+#define TREE_TEST(f) cmocka_unit_test_setup_teardown(f, setup_fs, teardown_fs)
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(forwards_populates_the_next_three),
-		cmocka_unit_test(backwards_populates_the_three_before),
-		cmocka_unit_test(from_inside_an_earlier_sibling),
-		cmocka_unit_test(a_folder_elsewhere_breaks_the_order),
-		cmocka_unit_test(cheap_folders_are_not_populated_ahead),
-		cmocka_unit_test(noreadahead_populates_nothing_ahead),
+		TREE_TEST(forwards_populates_the_next_three),
+		TREE_TEST(backwards_populates_the_three_before),
+		TREE_TEST(from_inside_an_earlier_sibling),
+		TREE_TEST(a_folder_elsewhere_breaks_the_order),
+		TREE_TEST(cheap_folders_are_not_populated_ahead),
+		TREE_TEST(noreadahead_populates_nothing_ahead),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
