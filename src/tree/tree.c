@@ -41,10 +41,10 @@ int fs_init(struct fs *fs, size_t cache_size)
 	fs->cache = cache_new(cache_size);
 	if (!fs->cache)
 		return -ENOMEM;
-	/* The pool's buffers were the cache's values: they share its
-	 * bound. */
+	/* The pool's buffers were the cache's values, and the texts'
+	 * scratch holds what becomes them: both share its bound. */
 	bufpool_set_limit(cache_size / 16);
-	cache_reserve(fs->cache, cache_size / 16);
+	cache_reserve(fs->cache, cache_size / 16 + SB_SCRATCH_BYTES);
 	atomic_init(&fs->next_ino, 1);
 	fs->uid = getuid();
 	fs->gid = getgid();

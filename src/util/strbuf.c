@@ -13,9 +13,8 @@
 #include "util/numfmt.h"
 #include "util/strbuf.h"
 
-/* The scratch buffers: SCRATCH_SLOTS of them, each up to SCRATCH_MAX, so
- * all of them stay within the 32 MiB the daemon may hold beyond its
- * cache.  They are shared by every thread, not one a thread: libfuse
+/* The scratch buffers: SCRATCH_SLOTS of them, each SCRATCH_MAX, charged to
+ * the cache (SB_SCRATCH_BYTES) by fs_init.  They are shared by every thread, not one a thread: libfuse
  * hands requests to any of its (up to ten) workers, and with one a
  * thread for the first four only, a listing's texts mostly landed on
  * threads without one and doubled through the pool.  Two cores make at
@@ -23,6 +22,8 @@
  * grows past SCRATCH_MAX, moves to pool buffers and doubles as before. */
 #define SCRATCH_MAX (2u << 20)
 #define SCRATCH_SLOTS 4
+_Static_assert(SCRATCH_MAX * SCRATCH_SLOTS == SB_SCRATCH_BYTES,
+	       "strbuf.h's SB_SCRATCH_BYTES counts every scratch buffer");
 
 struct scratch {
 	char *data;             /* made by the first taker, kept */

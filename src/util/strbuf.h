@@ -29,6 +29,10 @@
 
 struct scratch;
 
+/* What the scratch buffers hold at most, all of them made: memory the
+ * daemon's bound (cache_size) has to count. */
+#define SB_SCRATCH_BYTES (8u << 20)
+
 struct strbuf {
 	char *data;
 	size_t len;
