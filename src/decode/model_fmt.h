@@ -9,7 +9,7 @@
 #include "util/floatfmt.h"
 #include "util/strbuf.h"
 
-/* Room one formatted number may take (floatfmt_shortest's at most 17). */
+/* Room one formatted number needs (floatfmt_shortest's FLOATFMT_MAX). */
 #define OBJ_NUMBER_ROOM FLOATFMT_MAX
 /* Every vertex and face line fits in this; names go through sb_puts. */
 #define OBJ_LINE_ROOM 192

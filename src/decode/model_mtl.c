@@ -79,9 +79,9 @@ void mtl_write(struct strbuf *mtl, const struct model_env *env,
 		if (d > 1.0f)
 			d = 1.0f;
 		char num[OBJ_NUMBER_ROOM];
-		char *e = floatfmt_shortest(num + 1, d);
+		char *e = floatfmt_shortest(num, d);
 		sb_puts(mtl, "\nKd 1 1 1\nd ");
-		sb_append(mtl, num + 1, (size_t)(e - num - 1));
+		sb_append(mtl, num, (size_t)(e - num));
 		sb_puts(mtl, "\n");
 		const char *path = u->texture && env && env->texture_path ?
 			env->texture_path(env->ctx, u->texture) : NULL;

@@ -206,13 +206,12 @@ static void put_obj_head(struct writer *w)
 	const struct model_mesh *m = w->m;
 	const char *name = obj_env_name(w->env, m->object);
 	char scale[OBJ_NUMBER_ROOM];
-	char *e = floatfmt_shortest(scale + 1, m->vertex_scale);
-	*e = '\0';
+	*floatfmt_shortest(scale, m->vertex_scale) = '\0';
 	sb_puts(w->obj, "# model ");
 	obj_put_name(w->obj, name ? name : "?");
 	sb_printf(w->obj, " (object %" PRIu32 "), mtype 0x%x, %" PRIu32
 		  " mmats, vertexScale %s\nmtllib model.mtl\n", m->object,
-		  m->mtype, m->mmats_declared, scale + 1);
+		  m->mtype, m->mmats_declared, scale);
 	if (ccsf_mmat_kind_of(m->mtype, 0) == CCSF_MMAT_BONE && m->posed_by) {
 		sb_puts(w->obj, "# bone and skin vertices and normals are posed in world "
 			"space at frame 0 of ");

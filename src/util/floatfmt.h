@@ -19,15 +19,18 @@
 
 #include "util/strbuf.h"
 
-/* Room either text takes, with a NUL: "-1.23456789e-38" and margin. */
-#define FLOATFMT_MAX 24
+/* Room either text takes, with a NUL ("-1.23456789e-38" and margin),
+ * and what floatfmt_shortest may write at o: past the text's end it
+ * leaves bytes that mean nothing. */
+#define FLOATFMT_MAX 32
 
 /* f as "%.9g" writes it in the C locale, NUL-ended; returns the length. */
 size_t floatfmt_g9(float f, char *buf);
 void sb_put_float(struct strbuf *sb, float f);
 
 /* f with the fewest significant digits that read back as f (the nearest
- * such decimal), no NUL; returns the end.  Plain decimal from 1e-5 to
+ * such decimal), no NUL; returns the end.  Needs FLOATFMT_MAX bytes of
+ * room at o, whatever the text's length.  Plain decimal from 1e-5 to
  * below 1e16 ("0.00001", "1234567800000000"), d.ddde+XX outside; 0 and
  * -0 are "0" (a "-0" would only puzzle), then "nan", "inf", "-inf". */
 char *floatfmt_shortest(char *o, float f);

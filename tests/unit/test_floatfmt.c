@@ -96,6 +96,8 @@ static void check_shortest(float f)
 	memset(got, 'x', sizeof got);
 	char *end = floatfmt_shortest(got, f);
 	assert_true(end > got && end - got <= 17);
+	for (size_t i = FLOATFMT_MAX; i < sizeof got; i++)
+		assert_int_equal(got[i], 'x');  /* nothing past its room */
 	*end = '\0';
 	float back = strtof(got, NULL);
 	if (isnan(f)) {
