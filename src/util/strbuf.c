@@ -13,13 +13,14 @@
 #include "util/numfmt.h"
 #include "util/strbuf.h"
 
-/* The scratch buffers: SCRATCH_SLOTS of them, each SCRATCH_MAX, charged to
- * the cache (SB_SCRATCH_BYTES) by fs_init.  They are shared by every thread, not one a thread: libfuse
- * hands requests to any of its (up to ten) workers, and with one a
- * thread for the first four only, a listing's texts mostly landed on
- * threads without one and doubled through the pool.  Two cores make at
- * most a few texts at a time; a text that finds every slot busy, or
- * grows past SCRATCH_MAX, moves to pool buffers and doubles as before. */
+/* The scratch buffers: SCRATCH_SLOTS of them, each SCRATCH_MAX, charged
+ * to the cache (SB_SCRATCH_BYTES) by fs_init.  They are shared by every
+ * thread, not one a thread: libfuse hands requests to any of its (up to
+ * ten) workers, and with one a thread for the first four only, a
+ * listing's texts mostly landed on threads without one and doubled
+ * through the pool.  Two cores make at most a few texts at a time; a
+ * text that finds every slot busy, or grows past SCRATCH_MAX, moves to
+ * pool buffers and doubles as before. */
 #define SCRATCH_MAX (2u << 20)
 #define SCRATCH_SLOTS 4
 _Static_assert(SCRATCH_MAX * SCRATCH_SLOTS == SB_SCRATCH_BYTES,
