@@ -15,6 +15,7 @@
 #include "tree/tree_internal.h"
 #include "util/bufpool.h"
 #include "util/log.h"
+#include "util/strbuf.h"
 
 struct made_call {
 	struct fs *fs;
@@ -29,6 +30,13 @@ static int made_fill(void *ctx, uint8_t **data, size_t *len)
 	struct node *n = call->n;
 	uint64_t told = atomic_load(&n->size);
 	int rc = n->u.made.produce(call->fs, n, data, len);
+	if (rc == -EAGAIN && told == SIZE_UNKNOWN) {
+		/* A text too long for the scratch, counted: made again
+		 * into a buffer of that size (tree_made_text_init). */
+		told = *len;
+		atomic_store(&n->size, told);
+		rc = n->u.made.produce(call->fs, n, data, len);
+	}
 	/* A size told before the bytes were made (measured, or computed at
 	 * listing) must be theirs: the kernel cuts or pads reads to it, so
 	 * a file that differs fails instead. */
@@ -42,6 +50,18 @@ static int made_fill(void *ctx, uint8_t **data, size_t *len)
 		return -EIO;
 	}
 	return rc;
+}
+
+void tree_made_text_init(const struct node *n, uint8_t **data,
+			 struct strbuf *sb)
+{
+	uint64_t size = atomic_load(&n->size);
+	if (!data)
+		sb_init_measure(sb);
+	else if (size != SIZE_UNKNOWN)
+		sb_init_exact(sb, size);
+	else
+		sb_init_restartable(sb);
 }
 
 int tree_made_bytes(struct fs *fs, struct node *n, struct cache_ref *ref)

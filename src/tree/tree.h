@@ -28,6 +28,7 @@ struct fs;
 struct node;
 struct arena;
 struct destroy_hook;
+struct strbuf;
 
 enum node_type { NODE_DIR, NODE_FILE, NODE_LINK };
 enum file_kind { FILE_HOST, FILE_VIEW, FILE_MADE, FILE_BLOB, FILE_STREAM };
@@ -231,6 +232,13 @@ int tree_bytes(struct fs *fs, struct node *n, uint64_t off, size_t size,
 
 /* A produced file's bytes, by reference, made once into the cache. */
 int tree_made_bytes(struct fs *fs, struct node *n, struct cache_ref *ref);
+
+/* How a text producer starts its strbuf, for data as produce_fn got it:
+ * counting only (data NULL), exactly the file's size when that is known,
+ * else restartable (util/strbuf.h): a producer that passes on
+ * sb_finish's -EAGAIN is run again, at the size it counted. */
+void tree_made_text_init(const struct node *n, uint8_t **data,
+			 struct strbuf *sb);
 
 /* A reader opened a produced file: when it opened the same name in the
  * object before, the same name in the next object is made ahead. */

@@ -122,6 +122,43 @@ void sb_init_measure(struct strbuf *sb)
 	sb->measure = true;
 }
 
+void sb_init_exact(struct strbuf *sb, size_t size)
+{
+	*sb = (struct strbuf)STRBUF_INIT;
+	/* A short text goes through the scratch as any other. */
+	if (size < BUFPOOL_MIN || size > SIZE_MAX / 2)
+		return;
+	sb->data = bufpool_alloc_filled(size + 1, size + 1);
+	if (!sb->data) {
+		sb->failed = true;
+		return;
+	}
+	sb->data[0] = '\0';
+	sb->cap = size + 1;
+	sb->exact = true;
+}
+
+void sb_init_restartable(struct strbuf *sb)
+{
+	*sb = (struct strbuf)STRBUF_INIT;
+	sb->restartable = true;
+}
+
+/* A restartable text about to outgrow the scratch: what it holds is let
+ * go, counted, and from here on it only counts. */
+static void start_counting(struct strbuf *sb)
+{
+	sb->dropped = sb->len;
+	if (sb->scratch)
+		scratch_give_back(sb);
+	else
+		bufpool_free(sb->data);
+	sb->data = NULL;
+	sb->len = sb->cap = 0;
+	sb->measure = true;
+	sb->counted = true;
+}
+
 /* Makes room for n more bytes by letting go of what is there; false when
  * n is more than the room (the buffer then grows as when making). */
 static bool measure_room(struct strbuf *sb, size_t n)
@@ -144,6 +181,9 @@ char *sb_reserve_grow(struct strbuf *sb, size_t n)
 {
 	if (sb->failed)
 		return NULL;
+	if (sb->restartable && !sb->counted && n < SIZE_MAX / 2 - sb->len &&
+	    sb->len + n + 1 > SCRATCH_MAX)
+		start_counting(sb);
 	if (sb->measure && !sb->scratch && sb->cap <= MEASURE_ROOM &&
 	    measure_room(sb, n))
 		return sb->data;
@@ -218,11 +258,12 @@ int sb_finish(struct strbuf *sb, uint8_t **data, size_t *len)
 		return -ENOMEM;
 	}
 	if (sb->measure) {
+		bool counted = sb->counted;
 		*len = sb->dropped + sb->len;
 		if (data)
 			*data = NULL;
 		sb_free(sb);
-		return 0;
+		return counted ? -EAGAIN : 0;
 	}
 	char *out = sb->data;
 	if (sb->scratch) {
@@ -257,4 +298,6 @@ void sb_free(struct strbuf *sb)
 	sb->len = sb->cap = 0;
 	sb->failed = false;
 	sb->dropped = 0;
+	if (sb->counted)        /* restartable again, as it began */
+		sb->measure = sb->counted = false;
 }

@@ -41,13 +41,30 @@ struct strbuf {
 	bool measure;             /* counting only: see sb_init_measure */
 	struct scratch *scratch;  /* data is a scratch buffer */
 	size_t dropped;           /* measuring: bytes counted and let go */
+	bool restartable;         /* see sb_init_restartable */
+	bool counted;             /* outgrew the scratch: counting since */
+	bool exact;               /* sized by sb_init_exact */
 };
 
-#define STRBUF_INIT { NULL, 0, 0, false, false, NULL, 0 }
+#define STRBUF_INIT { NULL, 0, 0, false, false, NULL, 0, false, false, false }
 
 /* A strbuf that counts what is appended and keeps only the last few KiB;
  * sb_finish then gives the count. */
 void sb_init_measure(struct strbuf *sb);
+
+/* A made file's text is held once, whatever its length.  Doubling through
+ * pool buffers held a text past the scratch up to twice over while it
+ * was made; instead:
+ * - sb_init_exact, for a text whose length is known (counted by a
+ *   listing, or made before): one buffer of exactly that size, no
+ *   scratch and no copy.
+ * - sb_init_restartable, for one whose length is not: a text that
+ *   outgrows the scratch is counted from there on, not kept, and
+ *   sb_finish gives -EAGAIN with the length in *len, for the caller to
+ *   make it again with sb_init_exact.  Such a text is made twice.
+ * Either may be made with the appends of a measuring strbuf only. */
+void sb_init_exact(struct strbuf *sb, size_t size);
+void sb_init_restartable(struct strbuf *sb);
 
 void sb_printf(struct strbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -71,10 +88,10 @@ static inline char *sb_reserve(struct strbuf *sb, size_t n)
 }
 
 /* Room for the n bytes a producer expects to append, taken at once; a
- * measuring strbuf keeps none. */
+ * measuring strbuf keeps none, and one of an exact size has its room. */
 static inline void sb_expect(struct strbuf *sb, size_t n)
 {
-	if (!sb->measure)
+	if (!sb->measure && !sb->exact)
 		(void)sb_reserve(sb, n);
 }
 
@@ -97,7 +114,8 @@ static inline void sb_puts(struct strbuf *sb, const char *s)
 /* Hands the bytes to the caller (who frees them); the buffer is emptied.
  * Returns -ENOMEM if any append failed.  A measuring strbuf gives only
  * *len, the count of every byte appended, and sets *data (when given)
- * to NULL. */
+ * to NULL; so does a restartable one that outgrew the scratch, with
+ * -EAGAIN. */
 int sb_finish(struct strbuf *sb, uint8_t **data, size_t *len);
 void sb_free(struct strbuf *sb);
 /* Frees the scratch buffers no strbuf holds (at unmount, so that leak

@@ -275,7 +275,7 @@ static int frames_text(struct member *m, const uint8_t *data, size_t len,
 static int produce_frames_text(struct fs *fs, struct node *n, uint8_t **data,
 			       size_t *len)
 {
-	return member_text(fs, n->u.made.ctx, 0, frames_text, data, len);
+	return member_text(fs, n, frames_text, data, len);
 }
 
 int member_add_cutscene_files(struct fs *fs, struct member *m,

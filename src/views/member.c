@@ -161,17 +161,17 @@ int member_bytes(struct fs *fs, struct member *m, struct cache_ref *ref)
 	return cached_bytes(fs, m, ref);
 }
 
-int member_text(struct fs *fs, struct member *m, uint32_t arg,
-		member_text_fn fn, uint8_t **data, size_t *len)
+int member_text(struct fs *fs, struct node *n, member_text_fn fn,
+		uint8_t **data, size_t *len)
 {
+	struct member *m = n->u.made.ctx;
 	struct cache_ref ref;
 	int rc = member_bytes(fs, m, &ref);
 	if (rc < 0)
 		return rc;
-	struct strbuf sb = STRBUF_INIT;
-	if (!data)
-		sb_init_measure(&sb);
-	rc = fn(m, ref.data, ref.len, arg, &sb);
+	struct strbuf sb;
+	tree_made_text_init(n, data, &sb);
+	rc = fn(m, ref.data, ref.len, n->u.made.arg, &sb);
 	cache_put(fs->cache, &ref);
 	if (rc < 0) {
 		sb_free(&sb);

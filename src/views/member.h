@@ -53,12 +53,14 @@ extern const struct view_ops member_view_ops;
 int member_bytes(struct fs *fs, struct member *m, struct cache_ref *ref);
 
 /* Text made from a member's bytes: the shape every text producer shares.
- * fn appends to out and returns 0 or a negative errno.  With data NULL the
- * text is only measured (see dir_add_measured). */
+ * n is the made file (its ctx the member, its arg fn's); fn appends to
+ * out and returns 0 or a negative errno.  With data NULL the text is only
+ * measured (see dir_add_measured); a long one may give -EAGAIN, for
+ * made_fill to run it again (tree_made_text_init). */
 typedef int (*member_text_fn)(struct member *m, const uint8_t *data,
 			      size_t len, uint32_t arg, struct strbuf *out);
-int member_text(struct fs *fs, struct member *m, uint32_t arg,
-		member_text_fn fn, uint8_t **data, size_t *len);
+int member_text(struct fs *fs, struct node *n, member_text_fn fn,
+		uint8_t **data, size_t *len);
 
 /* What the walk and naming learnt, for object folders and their
  * producers; valid once the member's folder is populated. */

@@ -64,8 +64,7 @@ static int chunk_text_of(struct member *m, const uint8_t *data, size_t len,
 static int produce_chunk_text(struct fs *fs, struct node *n, uint8_t **data,
 			      size_t *len)
 {
-	return member_text(fs, n->u.made.ctx, n->u.made.arg, chunk_text_of,
-			   data, len);
+	return member_text(fs, n, chunk_text_of, data, len);
 }
 
 /* What a made PNG says of itself: where it comes from, and what made it. */
@@ -225,9 +224,8 @@ static int produce_model(struct fs *fs, struct node *n, uint8_t **data,
 	struct model_scene ms = { m, ref.data, ref.len, "" };
 	struct model_env env = { &ms, model_object_name, model_material,
 				 model_texture_path };
-	struct strbuf out = STRBUF_INIT;
-	if (!data)
-		sb_init_measure(&out);
+	struct strbuf out;
+	tree_made_text_init(n, data, &out);
 	struct reason why = { "" };
 	if (part == PART_HIT)
 		rc = hit_obj(p, plen, &env, &out, &why);
@@ -275,8 +273,7 @@ static int track_text(struct member *m, const uint8_t *data, size_t len,
 static int produce_track_text(struct fs *fs, struct node *n, uint8_t **data,
 			      size_t *len)
 {
-	return member_text(fs, n->u.made.ctx, n->u.made.arg, track_text, data,
-			   len);
+	return member_text(fs, n, track_text, data, len);
 }
 
 static int anime_text(struct member *m, const uint8_t *data, size_t len,
@@ -289,8 +286,7 @@ static int anime_text(struct member *m, const uint8_t *data, size_t len,
 static int produce_anime_text(struct fs *fs, struct node *n, uint8_t **data,
 			      size_t *len)
 {
-	return member_text(fs, n->u.made.ctx, n->u.made.arg, anime_text, data,
-			   len);
+	return member_text(fs, n, anime_text, data, len);
 }
 
 /* Why the object's made files could not be made is found while listing,

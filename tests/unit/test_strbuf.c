@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* test_strbuf.c - a strbuf that measures counts exactly the bytes the
- * same appends make, however long the text and whatever way they come. */
+ * same appends make, however long the text and whatever way they come;
+ * a long made text is counted, then written once at its size. */
 #include "config.h"
 
 #include <errno.h>
@@ -91,12 +92,65 @@ static void failure_is_reported(void **state)
 	assert_int_equal(sb_finish(&sb, NULL, &len), -ENOMEM);
 }
 
+/* A restartable text past the scratch is counted, not kept, and asks to
+ * be made again; made again at that size it is the same text, written
+ * into one buffer. */
+static void long_text_is_counted_then_made_exactly(void **state)
+{
+	(void)state;
+	struct strbuf made = STRBUF_INIT, first, again;
+	write_text(&made, 200000, 7);
+	uint8_t *want = NULL;
+	size_t want_len = 0;
+	assert_int_equal(sb_finish(&made, &want, &want_len), 0);
+	assert_true(want_len > (2u << 20));     /* past the scratch */
+	sb_init_restartable(&first);
+	write_text(&first, 200000, 7);
+	uint8_t *none = (uint8_t *)&first;
+	size_t counted = 0;
+	assert_int_equal(sb_finish(&first, &none, &counted), -EAGAIN);
+	assert_null(none);
+	assert_int_equal(counted, want_len);
+	sb_init_exact(&again, counted);
+	assert_int_equal(again.cap, counted + 1);
+	char *buffer = again.data;
+	write_text(&again, 200000, 7);          /* sb_expect asks for more */
+	assert_ptr_equal(again.data, buffer);
+	uint8_t *got = NULL;
+	size_t got_len = 0;
+	assert_int_equal(sb_finish(&again, &got, &got_len), 0);
+	assert_int_equal(got_len, want_len);
+	assert_memory_equal(got, want, want_len);
+	bufpool_free(got);
+	bufpool_free(want);
+}
+
+/* A restartable text that fits the scratch is made once, as any other. */
+static void short_restartable_text_is_kept(void **state)
+{
+	(void)state;
+	struct strbuf made = STRBUF_INIT, sb;
+	write_text(&made, 5000, 3);
+	sb_init_restartable(&sb);
+	write_text(&sb, 5000, 3);
+	uint8_t *want = NULL, *got = NULL;
+	size_t want_len = 0, got_len = 0;
+	assert_int_equal(sb_finish(&made, &want, &want_len), 0);
+	assert_int_equal(sb_finish(&sb, &got, &got_len), 0);
+	assert_int_equal(got_len, want_len);
+	assert_memory_equal(got, want, want_len);
+	bufpool_free(got);
+	bufpool_free(want);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(measured_size_is_the_made_size),
 		cmocka_unit_test(measuring_holds_little),
 		cmocka_unit_test(failure_is_reported),
+		cmocka_unit_test(long_text_is_counted_then_made_exactly),
+		cmocka_unit_test(short_restartable_text_is_kept),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
