@@ -144,17 +144,23 @@ void sb_init_restartable(struct strbuf *sb)
 	sb->restartable = true;
 }
 
-/* A restartable text about to outgrow the scratch: what it holds is let
- * go, counted, and from here on it only counts. */
-static void start_counting(struct strbuf *sb)
+/* Lets the buffer go, scratch or not; the strbuf is empty. */
+static void release(struct strbuf *sb)
 {
-	sb->dropped = sb->len;
 	if (sb->scratch)
 		scratch_give_back(sb);
 	else
 		bufpool_free(sb->data);
 	sb->data = NULL;
 	sb->len = sb->cap = 0;
+}
+
+/* A restartable text about to outgrow the scratch: what it holds is let
+ * go, counted, and from here on it only counts. */
+static void start_counting(struct strbuf *sb)
+{
+	sb->dropped = sb->len;
+	release(sb);
 	sb->measure = true;
 	sb->counted = true;
 }
@@ -290,12 +296,7 @@ int sb_finish(struct strbuf *sb, uint8_t **data, size_t *len)
 
 void sb_free(struct strbuf *sb)
 {
-	if (sb->scratch)
-		scratch_give_back(sb);
-	else
-		bufpool_free(sb->data);
-	sb->data = NULL;
-	sb->len = sb->cap = 0;
+	release(sb);
 	sb->failed = false;
 	sb->dropped = 0;
 	if (sb->counted)        /* restartable again, as it began */
