@@ -112,9 +112,6 @@ static bool grow(struct strbuf *sb, size_t cap)
 	return true;
 }
 
-/* What a measuring strbuf keeps: room for any one line of the texts, and
- * small enough to stay in the core's cache. */
-#define MEASURE_ROOM (16u << 10)
 
 void sb_init_measure(struct strbuf *sb)
 {
@@ -128,13 +125,18 @@ void sb_init_exact(struct strbuf *sb, size_t size)
 	/* A short text goes through the scratch as any other. */
 	if (size < BUFPOOL_MIN || size > SIZE_MAX / 2)
 		return;
-	sb->data = bufpool_alloc_filled(size + 1, size + 1);
+	/* Writers reserve the room of a longest line and commit less: the
+	 * last lines' reserves reach past the text's end, and without room
+	 * there the buffer would double, the whole text copied, at its
+	 * very end.  Only the text's own pages are faulted in. */
+	size_t cap = size + 1 + SB_LINE_ROOM;
+	sb->data = bufpool_alloc_filled(cap, size + 1);
 	if (!sb->data) {
 		sb->failed = true;
 		return;
 	}
 	sb->data[0] = '\0';
-	sb->cap = size + 1;
+	sb->cap = cap;
 	sb->exact = true;
 }
 
@@ -169,14 +171,14 @@ static void start_counting(struct strbuf *sb)
  * n is more than the room (the buffer then grows as when making). */
 static bool measure_room(struct strbuf *sb, size_t n)
 {
-	if (n >= MEASURE_ROOM)
+	if (n >= SB_LINE_ROOM)
 		return false;
-	if (sb->cap < MEASURE_ROOM) {
-		char *p = realloc(sb->data, MEASURE_ROOM);
+	if (sb->cap < SB_LINE_ROOM) {
+		char *p = realloc(sb->data, SB_LINE_ROOM);
 		if (!p)
 			return false;
 		sb->data = p;
-		sb->cap = MEASURE_ROOM;
+		sb->cap = SB_LINE_ROOM;
 	}
 	sb->dropped += sb->len;
 	sb->len = 0;
@@ -190,7 +192,7 @@ char *sb_reserve_grow(struct strbuf *sb, size_t n)
 	if (sb->restartable && !sb->counted && n < SIZE_MAX / 2 - sb->len &&
 	    sb->len + n + 1 > SCRATCH_MAX)
 		start_counting(sb);
-	if (sb->measure && !sb->scratch && sb->cap <= MEASURE_ROOM &&
+	if (sb->measure && !sb->scratch && sb->cap <= SB_LINE_ROOM &&
 	    measure_room(sb, n))
 		return sb->data;
 	if (n > SIZE_MAX / 2 - sb->len) {

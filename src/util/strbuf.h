@@ -32,6 +32,10 @@ struct scratch;
 /* What the scratch buffers hold at most, all of them made: memory the
  * daemon's bound (cache_size) has to count. */
 #define SB_SCRATCH_BYTES (8u << 20)
+/* Room for any one line of the texts: what a measuring strbuf keeps (small
+ * enough to stay in the core's cache), and what an exact one has past its
+ * end. */
+#define SB_LINE_ROOM (16u << 10)
 
 struct strbuf {
 	char *data;
@@ -48,7 +52,7 @@ struct strbuf {
 
 #define STRBUF_INIT { NULL, 0, 0, false, false, NULL, 0, false, false, false }
 
-/* A strbuf that counts what is appended and keeps only the last few KiB;
+/* A strbuf that counts what is appended and keeps only SB_LINE_ROOM;
  * sb_finish then gives the count. */
 void sb_init_measure(struct strbuf *sb);
 
@@ -56,8 +60,9 @@ void sb_init_measure(struct strbuf *sb);
  * pool buffers held a text past the scratch up to twice over while it
  * was made; instead:
  * - sb_init_exact, for a text whose length is known (counted by a
- *   listing, or made before): one buffer of exactly that size, no
- *   scratch and no copy.
+ *   listing, or made before): one buffer of that size and SB_LINE_ROOM
+ *   (the last lines' reserves reach past the text), no scratch and no
+ *   copy.
  * - sb_init_restartable, for one whose length is not: a text that
  *   outgrows the scratch is counted from there on, not kept, and
  *   sb_finish gives -EAGAIN with the length in *len, for the caller to

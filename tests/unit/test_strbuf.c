@@ -112,7 +112,7 @@ static void long_text_is_counted_then_made_exactly(void **state)
 	assert_null(none);
 	assert_int_equal(counted, want_len);
 	sb_init_exact(&again, counted);
-	assert_int_equal(again.cap, counted + 1);
+	assert_int_equal(again.cap, counted + 1 + SB_LINE_ROOM);
 	char *buffer = again.data;
 	write_text(&again, 200000, 7);          /* sb_expect asks for more */
 	assert_ptr_equal(again.data, buffer);
@@ -123,6 +123,32 @@ static void long_text_is_counted_then_made_exactly(void **state)
 	assert_memory_equal(got, want, want_len);
 	bufpool_free(got);
 	bufpool_free(want);
+}
+
+/* Lines written as the OBJ writer writes them, each into the room of a
+ * longest line (192 bytes) and committed at its own length, fill a
+ * buffer of their exact size to its end without regrowing it. */
+static void exact_size_holds_lines_reserved_long(void **state)
+{
+	(void)state;
+	const size_t size = 200000 * 30;
+	struct strbuf sb;
+	sb_init_exact(&sb, size);
+	char *buffer = sb.data;
+	for (size_t i = 0; i < size / 30; i++) {
+		char *o = sb_reserve(&sb, 192);
+		assert_non_null(o);
+		memcpy(o, "v 0.125 -0.25 0.5 1 1 1 0 0 0\n", 30);
+		sb.len += 30;
+		o[30] = '\0';
+	}
+	assert_ptr_equal(sb.data, buffer);
+	uint8_t *got = NULL;
+	size_t len = 0;
+	assert_int_equal(sb_finish(&sb, &got, &len), 0);
+	assert_int_equal(len, size);
+	assert_memory_equal(got + size - 30, "v 0.125 -0.25 0.5 1 1 1 0 0 0\n", 30);
+	bufpool_free(got);
 }
 
 /* A restartable text that fits the scratch is made once, as any other. */
@@ -151,6 +177,7 @@ int main(void)
 		cmocka_unit_test(failure_is_reported),
 		cmocka_unit_test(long_text_is_counted_then_made_exactly),
 		cmocka_unit_test(short_restartable_text_is_kept),
+		cmocka_unit_test(exact_size_holds_lines_reserved_long),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
