@@ -73,7 +73,18 @@ static void put_vn(struct strbuf *sb, const struct model_vertex *v,
 	obj_line_done(sb, s, o);
 }
 
-/* `f a/b/c ...` in the form the mmat's arrays allow. */
+/* An index of a face corner, copied from its text in num (n digits, 16
+ * bytes to read): a corner's vt and vn are mostly its v's number. */
+static char *put_same_index(char *o, const char *num, size_t n)
+{
+	memcpy(o, num, 16);
+	return o + n;
+}
+
+/* `f a/b/c ...` in the form the mmat's arrays allow.  When the mmats
+ * before this one had every array, a corner's vt and vn numbers are its
+ * v number, and are copied rather than formatted again: an OBJ holds
+ * more face numbers than floats. */
 static void put_f(struct writer *w, const struct model_mmat *mm,
 		  const uint32_t f[3], uint32_t vt_base, uint32_t vn_base)
 {
@@ -84,15 +95,22 @@ static void put_f(struct writer *w, const struct model_mmat *mm,
 	*o++ = 'f';
 	for (int k = 0; k < 3; k++) {
 		*o++ = ' ';
-		o = numfmt_uint(o, (uint64_t)f[k] + 1);
+		uint64_t v = (uint64_t)f[k] + 1;
+		char num[32];           /* 20 digits at most, 16 copied */
+		size_t n = (size_t)(numfmt_uint(num, v) - num);
+		o = put_same_index(o, num, n);
 		uint32_t local = f[k] - mm->first_vertex;
+		uint64_t vt = (uint64_t)vt_base + local + 1;
+		uint64_t vn = (uint64_t)vn_base + local + 1;
 		if (mm->has_st || mm->has_normal)
 			*o++ = '/';
 		if (mm->has_st)
-			o = numfmt_uint(o, (uint64_t)vt_base + local + 1);
+			o = vt == v ? put_same_index(o, num, n)
+				    : numfmt_uint(o, vt);
 		if (mm->has_normal) {
 			*o++ = '/';
-			o = numfmt_uint(o, (uint64_t)vn_base + local + 1);
+			o = vn == v ? put_same_index(o, num, n)
+				    : numfmt_uint(o, vn);
 		}
 	}
 	obj_line_done(w->obj, s, o);
