@@ -11,7 +11,8 @@
  * key only) goes on a second list, the rerun list, which is evicted
  * first: a loop over more than the cache holds keeps what stayed in from
  * the first pass and cycles its misses through the rerun list.  A rerun
- * value that is hit again later, after other fills, is in real use and
+ * value that is hit again later, after other members were filled (not
+ * the files made from it), is in real use and
  * joins the main list.
  *
  * Made files (a PNG, an OBJ, a scene.glb) go on a third list, evicted
@@ -294,7 +295,14 @@ static int fill_value(struct cache *c, struct cache_value *v,
 		v->data = data;
 		v->len = len;
 		v->ready = true;
-		v->fill_no = ++c->fills;
+		/* Only members count: a reader's own made files (a PNG an
+		 * object, and those made ahead) would age the member they
+		 * come from past RERUN_REUSE_GAP while it is still being
+		 * read, and send it to the main list, where it pushes out
+		 * what the listing left. */
+		if (!made)
+			c->fills++;
+		v->fill_no = c->fills;
 		v->rerun = ghost_seen(c, v->key);
 		v->made = made && !v->rerun;
 		c->bytes += len;

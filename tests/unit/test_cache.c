@@ -189,6 +189,41 @@ static void rerun_value_used_again_joins_main(void **state)
 	cache_free(c);
 }
 
+/* A rerun member read for the files made from it (a PNG an object)
+ * is not "used again later": those fills do not age it, so it stays on
+ * the rerun list and goes before the members the listing left. */
+static void made_fills_do_not_age_a_rerun_member(void **state)
+{
+	(void)state;
+	struct cache *c = cache_new(100);
+	struct filler member = FILLER(10), made = FILLER(0);
+	struct cache_ref r;
+	for (uint64_t k = 1; k <= 20; k++) {     /* 1-10 become ghosts */
+		cache_get(c, k, fill, &member, &r);
+		cache_put(c, &r);
+	}
+	cache_get(c, 1, fill, &member, &r);     /* a rerun value */
+	cache_put(c, &r);
+	for (uint64_t k = 101; k <= 109; k++) { /* its files, made */
+		cache_get_made(c, k, fill, &made, &r);
+		cache_put(c, &r);
+		cache_get(c, 1, fill, &member, &r);
+		cache_put(c, &r);
+	}
+	for (uint64_t k = 2; k <= 7; k++) {     /* more reruns */
+		cache_get(c, k, fill, &member, &r);
+		cache_put(c, &r);
+	}
+	int calls = member.calls;
+	cache_get(c, 15, fill, &member, &r);    /* the listing's: kept */
+	cache_put(c, &r);
+	assert_int_equal(member.calls, calls);
+	cache_get(c, 1, fill, &member, &r);     /* went with the reruns */
+	cache_put(c, &r);
+	assert_int_equal(member.calls, calls + 1);
+	cache_free(c);
+}
+
 /* Made files go before the members they are made from: a pass that makes
  * one file of each of 20 members, in a cache that holds ten members,
  * keeps the members and the newest made files, not the oldest members. */
@@ -327,6 +362,7 @@ int main(void)
 		cmocka_unit_test(second_pass_over_more_than_fits_hits),
 		cmocka_unit_test(rerun_value_used_again_joins_main),
 		cmocka_unit_test(made_values_go_before_members),
+		cmocka_unit_test(made_fills_do_not_age_a_rerun_member),
 		cmocka_unit_test(newest_stays_even_over_limit),
 		cmocka_unit_test(failure_is_not_cached),
 		cmocka_unit_test(concurrent_readers_fill_once),
