@@ -12,8 +12,7 @@
  * first: a loop over more than the cache holds keeps what stayed in from
  * the first pass and cycles its misses through the rerun list.  A rerun
  * value that is hit again later, after other members were filled (not
- * the files made from it), is in real use and
- * joins the main list.
+ * the files made from it), is in real use and joins the main list.
  *
  * Made files (a PNG, an OBJ, a scene.glb) go on a third list, evicted
  * after the rerun list and before the main one: each is made from a
