@@ -13,6 +13,7 @@
 #include "decode/chunk_dec.h"
 #include "util/bytes.h"
 #include "util/floatfmt.h"
+#include "util/numfmt.h"
 
 /* ---- hit --------------------------------------------------------------- */
 
@@ -96,16 +97,54 @@ static void finish_body(struct dec *d, const struct body_array *a, size_t n,
 	d->cur.pos = (size_t)end;
 }
 
-/* "PREFIXwhat N:", the head of a vertex or entry line. */
-static void put_head(struct dec *d, const char *what, uint64_t n)
+/* A vertex or entry line is written into room reserved for the whole
+ * line, column by column, and committed once: millions of such lines
+ * make every model.txt, and a reserve and a NUL for each of their
+ * thirty-odd fields were half the cost of sizing them for a listing.
+ * The longest line (a skin entry, the longest prefix, every number at
+ * its widest) is under 300 bytes. */
+#define LINE_ROOM (sizeof ((struct dec *)0)->prefix + 320)
+
+#define PUT_LIT(o, lit) (memcpy((o), (lit), sizeof (lit) - 1), \
+			 (o) + sizeof (lit) - 1)
+
+static char *put_int(char *o, int32_t v)
 {
-	sb_puts(d->out, d->prefix);
-	sb_puts(d->out, what);
-	sb_put_u64(d->out, n);
-	sb_puts(d->out, ":");
+	uint32_t u = (uint32_t)v;
+	if (v < 0) {
+		*o++ = '-';
+		u = 0 - u;
+	}
+	return numfmt_uint(o, u);
 }
 
-static void put_position(struct dec *d, struct cursor *c)
+/* "PREFIXwhat N:", the head of a vertex or entry line. */
+static char *put_head(char *o, const struct dec *d, const char *what,
+		      uint64_t n)
+{
+	size_t len = strlen(d->prefix);
+	memcpy(o, d->prefix, len);
+	o += len;
+	len = strlen(what);
+	memcpy(o, what, len);
+	o = numfmt_uint(o + len, n);
+	*o++ = ':';
+	return o;
+}
+
+static char *line_start(struct dec *d)
+{
+	return sb_reserve(d->out, LINE_ROOM);
+}
+
+static void line_done(struct dec *d, char *start, char *end)
+{
+	*end++ = '\n';
+	*end = '\0';
+	d->out->len += (size_t)(end - start);
+}
+
+static char *put_position(char *o, struct dec *d, struct cursor *c)
 {
 	int16_t v[3];
 	for (int i = 0; i < 3; i++)
@@ -113,50 +152,57 @@ static void put_position(struct dec *d, struct cursor *c)
 	float scale;
 	uint32_t bits = d->saved[SV_SCALE];
 	memcpy(&scale, &bits, sizeof scale);
-	sb_puts(d->out, " position");
+	o = PUT_LIT(o, " position");
 	for (int i = 0; i < 3; i++) {
-		sb_puts(d->out, " ");
-		sb_put_i64(d->out, v[i]);
+		*o++ = ' ';
+		o = put_int(o, v[i]);
 	}
-	sb_puts(d->out, " scaled");
+	o = PUT_LIT(o, " scaled");
 	/* In single precision, as VU1 does: itof12, then the scale. */
 	for (int i = 0; i < 3; i++) {
-		sb_puts(d->out, " ");
-		sb_put_float(d->out, (float)v[i] / 4096.0f * scale);
+		*o++ = ' ';
+		o += floatfmt_g9((float)v[i] / 4096.0f * scale, o);
 	}
+	return o;
 }
 
-static void put_normal(struct dec *d, struct cursor *c)
+static char *put_normal(char *o, struct dec *d, struct cursor *c)
 {
+	(void)d;
 	int8_t n[3];
 	for (int i = 0; i < 3; i++)
 		n[i] = (int8_t)cur_u8(c);
-	sb_puts(d->out, " normal");
+	o = PUT_LIT(o, " normal");
 	for (int i = 0; i < 3; i++) {
-		sb_puts(d->out, " ");
-		sb_put_i64(d->out, n[i]);
+		*o++ = ' ';
+		o = put_int(o, n[i]);
 	}
-	sb_puts(d->out, " strip ");
-	sb_put_u64(d->out, cur_u8(c));
+	o = PUT_LIT(o, " strip ");
+	return numfmt_uint(o, cur_u8(c));
 }
 
-static void put_colour(struct dec *d, struct cursor *c)
+static char *put_colour(char *o, struct dec *d, struct cursor *c)
 {
-	sb_puts(d->out, " colour");
+	(void)d;
+	o = PUT_LIT(o, " colour");
 	for (int i = 0; i < 4; i++) {
-		sb_puts(d->out, " ");
-		sb_put_u64(d->out, cur_u8(c));
+		*o++ = ' ';
+		o = numfmt_uint(o, cur_u8(c));
 	}
+	return o;
 }
 
-static void put_st(struct dec *d, struct cursor *c)
+static char *put_st(char *o, struct dec *d, struct cursor *c)
 {
+	(void)d;
 	unsigned s = cur_u16(c);
-	sb_puts(d->out, " st ");
-	sb_put_u64(d->out, s);
-	sb_puts(d->out, " ");
-	sb_put_u64(d->out, cur_u16(c));
+	o = PUT_LIT(o, " st ");
+	o = numfmt_uint(o, s);
+	*o++ = ' ';
+	return numfmt_uint(o, cur_u16(c));
 }
+
+typedef char *(*column_fn)(char *, struct dec *, struct cursor *);
 
 /* Rigid and bone bodies: parallel arrays, one line a vertex. */
 static void vertex_body(struct dec *d, const struct ccsf_mmat *mm)
@@ -164,7 +210,7 @@ static void vertex_body(struct dec *d, const struct ccsf_mmat *mm)
 	static const struct {
 		enum ccsf_array_kind kind;
 		const char *what;
-		void (*put)(struct dec *, struct cursor *);
+		column_fn put;
 	} columns[] = {
 		{ CCSF_A_POSITION, "positions", put_position },
 		{ CCSF_A_NORMAL, "normals", put_normal },
@@ -172,7 +218,7 @@ static void vertex_body(struct dec *d, const struct ccsf_mmat *mm)
 		{ CCSF_A_ST, "st", put_st },
 	};
 	struct body_array a[4];
-	void (*put[4])(struct dec *, struct cursor *);
+	column_fn put[4];
 	size_t n = 0;
 	for (size_t k = 0; k < 4; k++) {
 		const struct ccsf_array *l = &mm->array[columns[k].kind];
@@ -183,10 +229,13 @@ static void vertex_body(struct dec *d, const struct ccsf_mmat *mm)
 	}
 	uint64_t shown = fewest_available(a, n);
 	for (uint64_t v = 0; v < shown; v++) {
-		put_head(d, "vertex ", v);
+		char *s = line_start(d);
+		if (!s)
+			break;
+		char *o = put_head(s, d, "vertex ", v);
 		for (size_t i = 0; i < n; i++)
-			put[i](d, &a[i].cur);
-		sb_puts(d->out, "\n");
+			o = put[i](o, d, &a[i].cur);
+		line_done(d, s, o);
 	}
 	finish_body(d, a, n, mm->end);
 }
@@ -215,17 +264,25 @@ static void skin_body(struct dec *d, const struct ccsf_mmat *mm)
 		bool last = w & 0x200;
 		if (last && vertex >= a[2].avail)
 			break;
-		put_head(d, "entry ", e);
-		put_position(d, &a[0].cur);
+		char *s = line_start(d);
+		if (!s)
+			break;
+		char *o = put_head(s, d, "entry ", e);
+		o = put_position(o, d, &a[0].cur);
 		(void)cur_u16(&a[0].cur);
-		sb_printf(d->out, " weight %u last %u node %u", w & 0x1ff,
-			  (unsigned)last, w >> 10);
-		put_normal(d, &a[1].cur);
+		o = PUT_LIT(o, " weight ");
+		o = numfmt_uint(o, w & 0x1ff);
+		o = PUT_LIT(o, " last ");
+		*o++ = last ? '1' : '0';
+		o = PUT_LIT(o, " node ");
+		o = numfmt_uint(o, w >> 10);
+		o = put_normal(o, d, &a[1].cur);
 		if (last) {
-			sb_printf(d->out, " vertex %" PRIu64, vertex++);
-			put_st(d, &a[2].cur);
+			o = PUT_LIT(o, " vertex ");
+			o = numfmt_uint(o, vertex++);
+			o = put_st(o, d, &a[2].cur);
 		}
-		sb_puts(d->out, "\n");
+		line_done(d, s, o);
 	}
 	finish_body(d, a, 3, mm->end);
 }
@@ -253,9 +310,11 @@ static void shadow_body(struct dec *d, unsigned mtype, uint64_t at)
 	set_array(d, &a[0], &mm.array[CCSF_A_POSITION], "positions");
 	set_array(d, &a[1], &mm.array[CCSF_A_TRIANGLE], "triangles");
 	for (uint64_t v = 0; v < a[0].avail; v++) {
-		put_head(d, "vertex ", v);
-		put_position(d, &a[0].cur);
-		sb_puts(d->out, "\n");
+		char *s = line_start(d);
+		if (!s)
+			break;
+		line_done(d, s, put_position(put_head(s, d, "vertex ", v), d,
+						  &a[0].cur));
 	}
 	for (uint64_t t = 0; t < a[1].avail && a[0].avail == a[0].count; t++) {
 		sb_printf(d->out, "%striangle %" PRIu64 ":", d->prefix, t);
