@@ -36,36 +36,67 @@ static unsigned digit_count(uint64_t v)
 	return n + (v >= 10);
 }
 
-/* Digits of a 32-bit number: four compares cover what the files hold
- * (indices, counts, the integer part of a fixed-point value). */
-static unsigned digit_count32(uint32_t v)
+/* 0 to 999 left-aligned in four bytes, so that one move writes any of
+ * them: the colours, normals and small indices of the texts. */
+static char small[1000][4];
+
+__attribute__((constructor)) static void make_small(void)
 {
-	unsigned n = 1;
-	for (;;) {
-		if (v < 10)
-			return n;
-		if (v < 100)
-			return n + 1;
-		if (v < 1000)
-			return n + 2;
-		if (v < 10000)
-			return n + 3;
-		v /= 10000;
-		n += 4;
+	for (unsigned v = 0; v < 1000; v++) {
+		char *o = small[v];
+		if (v >= 100)
+			*o++ = (char)('0' + v / 100);
+		if (v >= 10)
+			*o++ = (char)('0' + v / 10 % 10);
+		*o = (char)('0' + v % 10);
 	}
 }
 
-/* In 32 bits a division by 100 is a shorter multiply than in 64. */
+/* Digits of a 32-bit number of four digits or more. */
+static unsigned digit_count32(uint32_t v)
+{
+	unsigned n = 4;
+	for (v /= 1000; v >= 10; v /= 10)
+		n++;
+	return n;
+}
+
+static void put_pair(char *o, uint32_t v)
+{
+	memcpy(o, digit_pairs + 2 * v, 2);
+}
+
+/* v < 10000 in exactly four digits. */
+static void put_four(char *o, uint32_t v)
+{
+	put_pair(o, v / 100);
+	put_pair(o + 2, v % 100);
+}
+
+/* In 32 bits a division by 100 is a shorter multiply than in 64.  Nine
+ * digits and more (every float's digits) go in groups of four, by
+ * divisions that do not wait on each other. */
 static char *put_uint32(char *o, uint32_t v)
 {
+	if (v < 1000) {
+		memcpy(o, small[v], 4);
+		return o + 1 + (v >= 10) + (v >= 100);
+	}
+	if (v >= 100000000) {
+		uint32_t low = v % 100000000;
+		o = put_uint32(o, v / 100000000);
+		put_four(o, low / 10000);
+		put_four(o + 4, low % 10000);
+		return o + 8;
+	}
 	char *end = o + digit_count32(v), *p = end;
 	while (v >= 100) {
 		p -= 2;
-		memcpy(p, digit_pairs + 2 * (v % 100), 2);
+		put_pair(p, v % 100);
 		v /= 100;
 	}
 	if (v >= 10)
-		memcpy(p - 2, digit_pairs + 2 * v, 2);
+		put_pair(p - 2, v);
 	else
 		p[-1] = (char)('0' + v);
 	return end;

@@ -11,7 +11,8 @@
 /* numfmt_uint's way for two digits or more. */
 char *numfmt_uint_digits(char *o, uint64_t v);
 
-/* v in decimal at o (at most 20 bytes, no NUL); returns the end.  One
+/* v in decimal at o, no NUL; returns the end.  Needs 20 bytes of room
+ * whatever v is: what it writes past the end means nothing.  One
  * digit inline: the OBJs' normals and colours are 0 to 2 before the
  * point, tens of millions of them. */
 static inline char *numfmt_uint(char *o, uint64_t v)
