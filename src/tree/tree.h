@@ -24,6 +24,10 @@
 #include "cache/readahead.h"
 #include "io/blob.h"
 
+/* How far past the folder a listing is in the workers list ahead
+ * (files.c says why so far). */
+#define TREE_LIST_AHEAD 160
+
 struct fs;
 struct node;
 struct arena;
@@ -77,7 +81,9 @@ struct node {
 			uint32_t nsubdirs;
 			_Atomic int state;
 			/* Listed and its files measured ahead of a listing
-			 * (ls -l): reading it tells the listing goes on. */
+			 * (ls -l): reading it tells the listing goes on, and
+			 * the workers take the farthest of the next
+			 * TREE_LIST_AHEAD folders not listed yet. */
 			atomic_bool listed_ahead;
 			/* Populating it costs (a member's inflate and walk):
 			 * a listing that goes through such folders in order

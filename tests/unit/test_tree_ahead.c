@@ -58,10 +58,27 @@ static int populate_group(struct fs *fs, struct node *dir)
 	return dir_publish(&b);
 }
 
+/* More folders than a listing reaches ahead. */
+#define WIDE (TREE_LIST_AHEAD + 40)
+
+static int populate_wide(struct fs *fs, struct node *dir)
+{
+	struct dir_builder b;
+	dir_builder_init(&b, fs, dir);
+	for (int i = 0; i < WIDE; i++) {
+		char name[16];
+		snprintf(name, sizeof name, "w%03d", i);
+		assert_non_null(dir_add_dir(&b, name, 0, populate_empty,
+					    NULL));
+	}
+	return dir_publish(&b);
+}
+
 static int populate_root(struct fs *fs, struct node *dir)
 {
 	struct dir_builder b;
 	dir_builder_init(&b, fs, dir);
+	dir_add_dir(&b, "wide", 0, populate_wide, NULL);
 	dir_add_dir(&b, "costly", 0, populate_group, costly);
 	dir_add_dir(&b, "cheap", 0, populate_group, cheap);
 	return dir_publish(&b);
@@ -210,6 +227,32 @@ static void noreadahead_populates_nothing_ahead(void **state)
 	assert_left_alone(costly, 2, KIDS - 1);
 }
 
+/* A listing that goes on (w000 was listed ahead) has the workers list
+ * the farthest folders within reach that are not listed yet, and leaves
+ * the near ones to itself: w145 to w160, not w001 to w144. */
+static void listing_ahead_takes_the_farthest(void **state)
+{
+	struct fs *fs = *state;
+	struct node *g = child(fs, fs->root, "wide"), *w[WIDE];
+	assert_int_equal(tree_ready(fs, g), 0);
+	for (int i = 0; i < WIDE; i++) {
+		char name[16];
+		snprintf(name, sizeof name, "w%03d", i);
+		w[i] = child(fs, g, name);
+		assert_int_equal(tree_ready(fs, w[i]), 0);
+	}
+	atomic_store(&w[0]->u.dir.listed_ahead, true);
+	assert_int_equal(tree_dir_open(fs, w[0]), 0);
+	int last = TREE_LIST_AHEAD, first = last - READAHEAD_SLOTS + 1;
+	for (int t = 0; t < 5000 &&
+	     !atomic_load(&w[last]->u.dir.listed_ahead); t++)
+		usleep(1000);
+	usleep(100000);
+	for (int i = 1; i < WIDE; i++)
+		assert_int_equal(atomic_load(&w[i]->u.dir.listed_ahead),
+				 i >= first && i <= last);
+}
+
 #define TREE_TEST(f) cmocka_unit_test_setup_teardown(f, setup_fs, teardown_fs)
 
 int main(void)
@@ -221,6 +264,7 @@ int main(void)
 		TREE_TEST(a_folder_elsewhere_breaks_the_order),
 		TREE_TEST(cheap_folders_are_not_populated_ahead),
 		TREE_TEST(noreadahead_populates_nothing_ahead),
+		TREE_TEST(listing_ahead_takes_the_farthest),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
