@@ -230,7 +230,7 @@ static void made_fills_do_not_age_a_rerun_member(void **state)
 static void made_values_go_before_members(void **state)
 {
 	(void)state;
-	struct cache *c = cache_new(100 + 8 * 5);
+	struct cache *c = cache_new(100 + 12 * 5);
 	struct filler member = FILLER(10), made = FILLER(5);
 	struct cache_ref r;
 	for (uint64_t k = 1; k <= 10; k++) {
@@ -247,7 +247,7 @@ static void made_values_go_before_members(void **state)
 	}
 	assert_int_equal(member.calls, 10);
 	int calls = made.calls;
-	for (uint64_t k = 113; k <= 120; k++) { /* the newest eight stay */
+	for (uint64_t k = 109; k <= 120; k++) { /* the newest 12 stay */
 		cache_get_made(c, k, fill, &made, &r);
 		cache_put(c, &r);
 	}
