@@ -158,7 +158,7 @@ static bool dir_ready(const struct node *n)
  * stay busy while the reader takes what they made.  With two, the reader
  * caught up with them, waited for the file a worker was making, and a
  * third of both cores idled over every model.obj (vmstat); four and
- * eight took 0.89 and 0.86 of the time.  Four: each is held in the
+ * eight took about 0.89 and 0.83 of the time.  Four: each is held in the
  * cache until read (cache.c's MADE_KEEP counts them). */
 #define MADE_AHEAD 4
 
@@ -192,8 +192,9 @@ static void queue_named(struct fs *fs, struct node *up, size_t from,
  * workers, with the whole reach to fill, both stay busy.  With the
  * nearest twelve, the listing waited on the workers and a third of both
  * cores idled over ls -lR of DATA.BIN; reaching 48, 96, 160 and 320
- * folders took 0.84, 0.87, 0.78 and 0.78 of the time (a member has 31
- * folders on the bench disc). */
+ * folders took about 0.85, 0.85, 0.78 and 0.77 of the time, in runs
+ * alternated with the nearest twelve (a member has 31 folders on the
+ * bench disc). */
 #define LIST_AHEAD TREE_LIST_AHEAD
 
 /* A worker's job: lists a folder ahead of a listing and learns its files'
