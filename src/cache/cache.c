@@ -294,10 +294,10 @@ static int fill_value(struct cache *c, struct cache_value *v,
 		v->data = data;
 		v->len = len;
 		v->ready = true;
-		/* Only members count: a reader's own made files (a PNG an
-		 * object, and those made ahead) would age the member they
-		 * come from past RERUN_REUSE_GAP while it is still being
-		 * read, and send it to the main list, where it pushes out
+		/* Only members count: the files made from a member while
+		 * it is read (each object's PNG, and those made ahead of the
+		 * reader) would age it past RERUN_REUSE_GAP, and its next
+		 * hit would send it to the main list, where it pushes out
 		 * what the listing left. */
 		if (!made)
 			c->fills++;

@@ -38,12 +38,12 @@ static unsigned digit_count(uint64_t v)
 
 /* 0 to 999 left-aligned in four bytes, so that one move writes any of
  * them: the colours, normals and small indices of the texts. */
-static char small[1000][4];
+static char three_digits[1000][4];
 
-__attribute__((constructor)) static void make_small(void)
+__attribute__((constructor)) static void make_three_digits(void)
 {
 	for (unsigned v = 0; v < 1000; v++) {
-		char *o = small[v];
+		char *o = three_digits[v];
 		if (v >= 100)
 			*o++ = (char)('0' + v / 100);
 		if (v >= 10)
@@ -79,7 +79,7 @@ static void put_four(char *o, uint32_t v)
 static char *put_uint32(char *o, uint32_t v)
 {
 	if (v < 1000) {
-		memcpy(o, small[v], 4);
+		memcpy(o, three_digits[v], 4);
 		return o + 1 + (v >= 10) + (v >= 100);
 	}
 	if (v >= 100000000) {
