@@ -98,25 +98,15 @@ static void finish_body(struct dec *d, const struct body_array *a, size_t n,
 }
 
 /* A vertex or entry line is written into room reserved for the whole
- * line, column by column, and committed once: millions of such lines
- * make every model.txt, and a reserve and a NUL for each of their
- * thirty-odd fields were half the cost of sizing them for a listing.
- * The longest line (a skin entry, the longest prefix, every number at
- * its widest) is under 300 bytes. */
+ * line, column by column, and committed once (sb_line_start): millions
+ * of such lines make every model.txt, and a reserve and a NUL for each
+ * of their thirty-odd fields cost a tenth of the daemon's CPU over
+ * ls -lR.  The longest line (a skin entry, the longest prefix, every
+ * number at its widest) is under 300 bytes. */
 #define LINE_ROOM (sizeof ((struct dec *)0)->prefix + 320)
 
 #define PUT_LIT(o, lit) (memcpy((o), (lit), sizeof (lit) - 1), \
 			 (o) + sizeof (lit) - 1)
-
-static char *put_int(char *o, int32_t v)
-{
-	uint32_t u = (uint32_t)v;
-	if (v < 0) {
-		*o++ = '-';
-		u = 0 - u;
-	}
-	return numfmt_uint(o, u);
-}
 
 /* "PREFIXwhat N:", the head of a vertex or entry line. */
 static char *put_head(char *o, const struct dec *d, const char *what,
@@ -132,18 +122,6 @@ static char *put_head(char *o, const struct dec *d, const char *what,
 	return o;
 }
 
-static char *line_start(struct dec *d)
-{
-	return sb_reserve(d->out, LINE_ROOM);
-}
-
-static void line_done(struct dec *d, char *start, char *end)
-{
-	*end++ = '\n';
-	*end = '\0';
-	d->out->len += (size_t)(end - start);
-}
-
 static char *put_position(char *o, struct dec *d, struct cursor *c)
 {
 	int16_t v[3];
@@ -155,7 +133,7 @@ static char *put_position(char *o, struct dec *d, struct cursor *c)
 	o = PUT_LIT(o, " position");
 	for (int i = 0; i < 3; i++) {
 		*o++ = ' ';
-		o = put_int(o, v[i]);
+		o = numfmt_int(o, v[i]);
 	}
 	o = PUT_LIT(o, " scaled");
 	/* In single precision, as VU1 does: itof12, then the scale. */
@@ -175,7 +153,7 @@ static char *put_normal(char *o, struct dec *d, struct cursor *c)
 	o = PUT_LIT(o, " normal");
 	for (int i = 0; i < 3; i++) {
 		*o++ = ' ';
-		o = put_int(o, n[i]);
+		o = numfmt_int(o, n[i]);
 	}
 	o = PUT_LIT(o, " strip ");
 	return numfmt_uint(o, cur_u8(c));
@@ -229,13 +207,13 @@ static void vertex_body(struct dec *d, const struct ccsf_mmat *mm)
 	}
 	uint64_t shown = fewest_available(a, n);
 	for (uint64_t v = 0; v < shown; v++) {
-		char *s = line_start(d);
+		char *s = sb_line_start(d->out, LINE_ROOM);
 		if (!s)
 			break;
 		char *o = put_head(s, d, "vertex ", v);
 		for (size_t i = 0; i < n; i++)
 			o = put[i](o, d, &a[i].cur);
-		line_done(d, s, o);
+		sb_line_done(d->out, s, o);
 	}
 	finish_body(d, a, n, mm->end);
 }
@@ -264,7 +242,7 @@ static void skin_body(struct dec *d, const struct ccsf_mmat *mm)
 		bool last = w & 0x200;
 		if (last && vertex >= a[2].avail)
 			break;
-		char *s = line_start(d);
+		char *s = sb_line_start(d->out, LINE_ROOM);
 		if (!s)
 			break;
 		char *o = put_head(s, d, "entry ", e);
@@ -282,7 +260,7 @@ static void skin_body(struct dec *d, const struct ccsf_mmat *mm)
 			o = numfmt_uint(o, vertex++);
 			o = put_st(o, d, &a[2].cur);
 		}
-		line_done(d, s, o);
+		sb_line_done(d->out, s, o);
 	}
 	finish_body(d, a, 3, mm->end);
 }
@@ -310,11 +288,11 @@ static void shadow_body(struct dec *d, unsigned mtype, uint64_t at)
 	set_array(d, &a[0], &mm.array[CCSF_A_POSITION], "positions");
 	set_array(d, &a[1], &mm.array[CCSF_A_TRIANGLE], "triangles");
 	for (uint64_t v = 0; v < a[0].avail; v++) {
-		char *s = line_start(d);
+		char *s = sb_line_start(d->out, LINE_ROOM);
 		if (!s)
 			break;
-		line_done(d, s, put_position(put_head(s, d, "vertex ", v), d,
-						  &a[0].cur));
+		char *o = put_head(s, d, "vertex ", v);
+		sb_line_done(d->out, s, put_position(o, d, &a[0].cur));
 	}
 	for (uint64_t t = 0; t < a[1].avail && a[0].avail == a[0].count; t++) {
 		sb_printf(d->out, "%striangle %" PRIu64 ":", d->prefix, t);

@@ -61,14 +61,7 @@ char *obj_put_dyadic(char *o, int32_t v, unsigned shift)
 
 char *obj_line_start(struct strbuf *sb)
 {
-	return sb_reserve(sb, OBJ_LINE_ROOM);
-}
-
-void obj_line_done(struct strbuf *sb, char *start, char *end)
-{
-	*end++ = '\n';
-	sb->len += (size_t)(end - start);
-	*end = '\0';
+	return sb_line_start(sb, OBJ_LINE_ROOM);
 }
 
 /* A name as an OBJ/MTL token: whitespace and control bytes would split

@@ -17,9 +17,8 @@
 /* v / 2^shift, exactly, shift at most 8, without trailing zeros. */
 char *obj_put_dyadic(char *o, int32_t v, unsigned shift);
 
-/* A line is reserved, written in place, then closed with its newline. */
+/* An OBJ line's room (sb_line_start); sb_line_done closes it. */
 char *obj_line_start(struct strbuf *sb);
-void obj_line_done(struct strbuf *sb, char *start, char *end);
 
 /* A name as an OBJ/MTL token (whitespace and control bytes as '_'). */
 void obj_put_name(struct strbuf *sb, const char *name);

@@ -24,7 +24,7 @@ static void put_hit_v(struct strbuf *sb, const uint8_t *pos)
 		*o++ = ' ';
 		o = floatfmt_shortest(o, rd_f32le(pos + 4 * i));
 	}
-	obj_line_done(sb, s, o);
+	sb_line_done(sb, s, o);
 }
 
 static void put_hit_f(struct strbuf *sb, uint64_t first)
@@ -38,7 +38,7 @@ static void put_hit_f(struct strbuf *sb, uint64_t first)
 		*o++ = ' ';
 		o = numfmt_uint(o, first + (uint64_t)i);
 	}
-	obj_line_done(sb, s, o);
+	sb_line_done(sb, s, o);
 }
 
 /* One group: returns false when it runs past the chunk (the rest is then

@@ -37,7 +37,7 @@ static void put_v(struct strbuf *sb, const struct model_vertex *v,
 		*o++ = ' ';
 		o = obj_put_dyadic(o, v->colour[i], 7);     /* c / 128 */
 	}
-	obj_line_done(sb, s, o);
+	sb_line_done(sb, s, o);
 }
 
 static void put_vt(struct strbuf *sb, const struct model_vertex *v)
@@ -52,7 +52,7 @@ static void put_vt(struct strbuf *sb, const struct model_vertex *v)
 		*o++ = ' ';
 		o = obj_put_dyadic(o, v->st[i], 8);         /* / 256 */
 	}
-	obj_line_done(sb, s, o);
+	sb_line_done(sb, s, o);
 }
 
 /* As stored (s8 / 64), or turned with the pose when posed (given). */
@@ -70,7 +70,7 @@ static void put_vn(struct strbuf *sb, const struct model_vertex *v,
 		o = posed ? floatfmt_shortest(o, posed[i])
 			  : obj_put_dyadic(o, v->normal[i], 6);   /* / 64 */
 	}
-	obj_line_done(sb, s, o);
+	sb_line_done(sb, s, o);
 }
 
 /* An index of a face corner, copied from its text in num (n digits, 16
@@ -113,7 +113,7 @@ static void put_f(struct writer *w, const struct model_mmat *mm,
 				    : numfmt_uint(o, vn);
 		}
 	}
-	obj_line_done(w->obj, s, o);
+	sb_line_done(w->obj, s, o);
 }
 
 /* The node slot a bone or skin face is grouped under: that of the vertex

@@ -185,18 +185,6 @@ static void queue_named(struct fs *fs, struct node *up, size_t from,
 	}
 }
 
-/* How far past the folder a listing is in the workers list ahead.  Of
- * the folders within reach not listed yet, they take the farthest
- * READAHEAD_SLOTS, in order: the listing sizes the near ones itself and
- * never waits for a worker measuring the very file it stats, while the
- * workers, with the whole reach to fill, both stay busy.  With the
- * nearest twelve, the listing waited on the workers and a third of both
- * cores idled over ls -lR of DATA.BIN; reaching 48, 96, 160 and 320
- * folders took about 0.85, 0.85, 0.78 and 0.77 of the time, in runs
- * alternated with the nearest twelve (a member has 31 folders on the
- * bench disc). */
-#define LIST_AHEAD TREE_LIST_AHEAD
-
 /* A worker's job: lists a folder ahead of a listing and learns its files'
  * sizes (measured, or made where they cannot be), so that the listing's
  * READDIRPLUS carries every size and the kernel asks nothing more of it.
@@ -247,13 +235,21 @@ static struct node *next_listed(struct node *n)
 	return NULL;
 }
 
-/* The folders a listing reads after dir, queued to be listed ahead. */
+/* The folders a listing reads after dir, queued to be listed ahead: of
+ * the next TREE_LIST_AHEAD not listed yet, the farthest READAHEAD_SLOTS,
+ * in order.  The listing sizes the near ones itself and never waits for
+ * a worker measuring the very file it stats, while the workers, with the
+ * whole reach to fill, both stay busy.  With the nearest twelve, the
+ * listing waited on the workers and a third of both cores idled over
+ * ls -lR of DATA.BIN; reaching 48, 96, 160 and 320 folders took about
+ * 0.85, 0.85, 0.78 and 0.77 of the time, in runs alternated with the
+ * nearest twelve (a member has 31 folders on the bench disc). */
 static void queue_list_ahead(struct fs *fs, struct node *dir)
 {
 	struct node *far[READAHEAD_SLOTS];
 	unsigned count = 0;
 	struct node *n = dir;
-	for (unsigned k = 0; k < LIST_AHEAD && (n = next_listed(n)); k++)
+	for (unsigned k = 0; k < TREE_LIST_AHEAD && (n = next_listed(n)); k++)
 		if (!atomic_load(&n->u.dir.listed_ahead))
 			far[count++ % READAHEAD_SLOTS] = n;
 	unsigned first = count > READAHEAD_SLOTS ? count - READAHEAD_SLOTS : 0;

@@ -23,6 +23,17 @@ static inline char *numfmt_uint(char *o, uint64_t v)
 	}
 	return numfmt_uint_digits(o, v);
 }
+/* v in decimal, a '-' first when negative; 21 bytes of room. */
+static inline char *numfmt_int(char *o, int64_t v)
+{
+	uint64_t u = (uint64_t)v;
+	if (v < 0) {
+		*o++ = '-';
+		u = 0 - u;
+	}
+	return numfmt_uint(o, u);
+}
+
 /* The n bytes ending at end: v's last n digits, zeros in front. */
 void numfmt_digits(char *end, uint64_t v, unsigned n);
 

@@ -112,7 +112,6 @@ static bool grow(struct strbuf *sb, size_t cap)
 	return true;
 }
 
-
 void sb_init_measure(struct strbuf *sb)
 {
 	*sb = (struct strbuf)STRBUF_INIT;
@@ -221,14 +220,8 @@ void sb_put_u64(struct strbuf *sb, uint64_t v)
 void sb_put_i64(struct strbuf *sb, int64_t v)
 {
 	char *o = sb_reserve(sb, 21);
-	if (!o)
-		return;
-	uint64_t u = (uint64_t)v;
-	if (v < 0) {
-		*o++ = '-';
-		u = 0 - u;
-	}
-	sb->len = (size_t)(numfmt_uint(o, u) - sb->data);
+	if (o)
+		sb->len = (size_t)(numfmt_int(o, v) - sb->data);
 }
 
 void sb_vprintf(struct strbuf *sb, const char *fmt, va_list ap)

@@ -37,6 +37,17 @@ static int fill(void *ctx, uint8_t **data, size_t *len)
 
 #define FILLER(sz) { (sz), 0, 0, 0, PTHREAD_MUTEX_INITIALIZER }
 
+/* Gets and puts keys from to to, in order: a pass over them. */
+static void use(struct cache *c, uint64_t from, uint64_t to,
+		struct filler *f)
+{
+	struct cache_ref r;
+	for (uint64_t k = from; k <= to; k++) {
+		cache_get(c, k, fill, f, &r);
+		cache_put(c, &r);
+	}
+}
+
 static void second_get_hits(void **state)
 {
 	(void)state;
@@ -163,33 +174,20 @@ static void rerun_value_used_again_joins_main(void **state)
 	(void)state;
 	struct cache *c = cache_new(100);
 	struct filler f = FILLER(10);
-	struct cache_ref r;
-	for (uint64_t k = 1; k <= 20; k++) {     /* 1-10 become ghosts */
-		cache_get(c, k, fill, &f, &r);
-		cache_put(c, &r);
-	}
-	cache_get(c, 1, fill, &f, &r);          /* a rerun value */
-	cache_put(c, &r);
-	for (uint64_t k = 21; k <= 29; k++) {   /* 9 other fills */
-		cache_get(c, k, fill, &f, &r);
-		cache_put(c, &r);
-	}
+	use(c, 1, 20, &f);                      /* 1-10 become ghosts */
+	use(c, 1, 1, &f);                       /* a rerun value */
+	use(c, 21, 29, &f);                     /* 9 other fills */
 	int calls = f.calls;
-	cache_get(c, 1, fill, &f, &r);          /* hit: joins main */
-	cache_put(c, &r);
+	use(c, 1, 1, &f);                       /* hit: joins main */
 	assert_int_equal(f.calls, calls);
-	for (uint64_t k = 2; k <= 7; k++) {     /* reruns: evicted first */
-		cache_get(c, k, fill, &f, &r);
-		cache_put(c, &r);
-	}
+	use(c, 2, 7, &f);                       /* reruns: evicted first */
 	calls = f.calls;
-	cache_get(c, 1, fill, &f, &r);          /* still there */
-	cache_put(c, &r);
+	use(c, 1, 1, &f);                       /* still there */
 	assert_int_equal(f.calls, calls);
 	cache_free(c);
 }
 
-/* A rerun member read for the files made from it (a PNG an object)
+/* A rerun member read for the files made from it (each object's PNG)
  * is not "used again later": those fills do not age it, so it stays on
  * the rerun list and goes before the members the listing left. */
 static void made_fills_do_not_age_a_rerun_member(void **state)
@@ -198,28 +196,18 @@ static void made_fills_do_not_age_a_rerun_member(void **state)
 	struct cache *c = cache_new(100);
 	struct filler member = FILLER(10), made = FILLER(0);
 	struct cache_ref r;
-	for (uint64_t k = 1; k <= 20; k++) {     /* 1-10 become ghosts */
-		cache_get(c, k, fill, &member, &r);
-		cache_put(c, &r);
-	}
-	cache_get(c, 1, fill, &member, &r);     /* a rerun value */
-	cache_put(c, &r);
+	use(c, 1, 20, &member);                 /* 1-10 become ghosts */
+	use(c, 1, 1, &member);                  /* a rerun value */
 	for (uint64_t k = 101; k <= 109; k++) { /* its files, made */
 		cache_get_made(c, k, fill, &made, &r);
 		cache_put(c, &r);
-		cache_get(c, 1, fill, &member, &r);
-		cache_put(c, &r);
+		use(c, 1, 1, &member);
 	}
-	for (uint64_t k = 2; k <= 7; k++) {     /* more reruns */
-		cache_get(c, k, fill, &member, &r);
-		cache_put(c, &r);
-	}
+	use(c, 2, 7, &member);                  /* more reruns */
 	int calls = member.calls;
-	cache_get(c, 15, fill, &member, &r);    /* the listing's: kept */
-	cache_put(c, &r);
+	use(c, 15, 15, &member);                /* the listing's: kept */
 	assert_int_equal(member.calls, calls);
-	cache_get(c, 1, fill, &member, &r);     /* went with the reruns */
-	cache_put(c, &r);
+	use(c, 1, 1, &member);                  /* went with the reruns */
 	assert_int_equal(member.calls, calls + 1);
 	cache_free(c);
 }
