@@ -27,13 +27,24 @@ static const uint8_t type_size[] = {
 
 static void dec_put_object(struct dec *d, uint32_t index)
 {
-	sb_printf(d->out, "%" PRIu32, index);
+	sb_put_u64(d->out, index);
 	/* Entry 0 is the blank object that means "none". */
 	if (index == 0 || !d->object_name)
 		return;
 	const char *name = d->object_name(d->name_ctx, index);
 	if (name)
 		sb_printf(d->out, " (%s)", name);
+}
+
+/* "0x" and `width` lowercase hex digits, as "%#0*x" would not (it drops
+ * the 0x of a zero). */
+static void put_hex(struct strbuf *sb, uint32_t v, int width)
+{
+	static const char hex[] = "0123456789abcdef";
+	char buf[10] = "0x";
+	for (int i = 0; i < width; i++)
+		buf[2 + i] = hex[(v >> (4 * (width - 1 - i))) & 0xf];
+	sb_append(sb, buf, (size_t)(2 + width));
 }
 
 void dec_put_raw_name(struct dec *d, const uint8_t *s, size_t n)
@@ -81,19 +92,22 @@ static const char *dec_light_type_name(int16_t type)
 	return type > 0 && type < 5 ? names[type] : NULL;
 }
 
-/* Formats one value of `type` from n bytes already known to be there. */
+/* Formats one value of `type` from n bytes already known to be there.
+ * Not through printf: the palettes' and tables' records are millions
+ * of lines, and printf was a fifteenth of the daemon's CPU over
+ * ls -lR. */
 static void dec_put_value(struct dec *d, uint8_t type, const uint8_t *p)
 {
 	struct cursor c = cursor_make(p, type_size[type]);
 	switch (type) {
-	case FT_U8:    sb_printf(d->out, "%u", cur_u8(&c)); break;
-	case FT_U16:   sb_printf(d->out, "%u", cur_u16(&c)); break;
-	case FT_S16:   sb_printf(d->out, "%d", cur_s16(&c)); break;
-	case FT_U32:   sb_printf(d->out, "%" PRIu32, cur_u32(&c)); break;
-	case FT_S32:   sb_printf(d->out, "%" PRId32, cur_s32(&c)); break;
-	case FT_HEX8:  sb_printf(d->out, "0x%02x", cur_u8(&c)); break;
-	case FT_HEX16: sb_printf(d->out, "0x%04x", cur_u16(&c)); break;
-	case FT_HEX32: sb_printf(d->out, "0x%08" PRIx32, cur_u32(&c)); break;
+	case FT_U8:    sb_put_u64(d->out, cur_u8(&c)); break;
+	case FT_U16:   sb_put_u64(d->out, cur_u16(&c)); break;
+	case FT_S16:   sb_put_i64(d->out, cur_s16(&c)); break;
+	case FT_U32:   sb_put_u64(d->out, cur_u32(&c)); break;
+	case FT_S32:   sb_put_i64(d->out, cur_s32(&c)); break;
+	case FT_HEX8:  put_hex(d->out, cur_u8(&c), 2); break;
+	case FT_HEX16: put_hex(d->out, cur_u16(&c), 4); break;
+	case FT_HEX32: put_hex(d->out, cur_u32(&c), 8); break;
 	case FT_F32:   sb_put_float(d->out, cur_f32(&c)); break;
 	case FT_OBJ:   dec_put_object(d, cur_u32(&c)); break;
 	case FT_CHAR4:
@@ -108,8 +122,11 @@ static void dec_put_value(struct dec *d, uint8_t type, const uint8_t *p)
 		}
 		break;
 	case FT_RGBA:
-		for (int i = 0; i < 4; i++)
-			sb_printf(d->out, i ? " %u" : "%u", cur_u8(&c));
+		for (int i = 0; i < 4; i++) {
+			if (i)
+				sb_append(d->out, " ", 1);
+			sb_put_u64(d->out, cur_u8(&c));
+		}
 		break;
 	case FT_LIGHT_TYPE: {
 		int16_t t = cur_s16(&c);
@@ -119,7 +136,7 @@ static void dec_put_value(struct dec *d, uint8_t type, const uint8_t *p)
 	}
 	case FT_MTYPE: {
 		uint16_t m = cur_u16(&c);
-		sb_printf(d->out, "0x%04x", m);
+		put_hex(d->out, m, 4);
 		if (d->version < 0x100)
 			sb_printf(d->out, " (used: 0x%02x)", m & 0xff);
 		break;
@@ -158,7 +175,9 @@ bool dec_field_lines(struct dec *d, const struct field *f)
 			break;
 		if (f->save)
 			d->saved[f->save] = dec_raw_value(f->type, p);
-		sb_printf(d->out, "%s%s: ", d->prefix, f->name);
+		sb_puts(d->out, d->prefix);
+		sb_puts(d->out, f->name);
+		sb_append(d->out, ": ", 2);
 		dec_put_value(d, f->type, p);
 		sb_puts(d->out, "\n");
 	}
@@ -179,14 +198,21 @@ static size_t dec_record_size(const struct field *f, size_t pos)
 bool dec_record_line(struct dec *d, const char *label, uint64_t index,
 			const struct field *f)
 {
-	char what[64];
-	snprintf(what, sizeof what, "%s %" PRIu64, label, index);
 	size_t base = d->cur.pos, size = dec_record_size(f, base);
-	const uint8_t *p = dec_take(d, size, what);
-	if (!p)
+	if (d->stopped)
 		return false;
-	struct cursor c = cursor_make(p, size);
-	sb_printf(d->out, "%s%s:", d->prefix, what);
+	if (size > cur_left(&d->cur)) {         /* the error names it */
+		char what[64];
+		snprintf(what, sizeof what, "%s %" PRIu64, label, index);
+		(void)dec_take(d, size, what);
+		return false;
+	}
+	struct cursor c = cursor_make(cur_take(&d->cur, size), size);
+	sb_puts(d->out, d->prefix);
+	sb_puts(d->out, label);
+	sb_append(d->out, " ", 1);
+	sb_put_u64(d->out, index);
+	sb_append(d->out, ":", 1);
 	for (; f->type != FT_END; f++) {
 		if (f->type == FT_ALIGN4) {
 			(void)cur_take(&c, dec_align4_pad(base + c.pos));
@@ -197,12 +223,14 @@ bool dec_record_line(struct dec *d, const char *label, uint64_t index,
 			break;
 		if (f->save)
 			d->saved[f->save] = dec_raw_value(f->type, v);
-		if (f->name)
-			sb_printf(d->out, " %s", f->name);
-		sb_puts(d->out, " ");
+		if (f->name) {
+			sb_append(d->out, " ", 1);
+			sb_puts(d->out, f->name);
+		}
+		sb_append(d->out, " ", 1);
 		dec_put_value(d, f->type, v);
 	}
-	sb_puts(d->out, "\n");
+	sb_append(d->out, "\n", 1);
 	return true;
 }
 
