@@ -108,6 +108,31 @@ static void finish_body(struct dec *d, const struct body_array *a, size_t n,
 #define PUT_LIT(o, lit) (memcpy((o), (lit), sizeof (lit) - 1), \
 			 (o) + sizeof (lit) - 1)
 
+/* A number of a line, or only its length when the line is counted
+ * (sb_counts_only): what lies at o then means nothing. */
+static char *put_uint(char *o, const struct dec *d, uint64_t v)
+{
+	return d->counting ? o + numfmt_uint_len(v) : numfmt_uint(o, v);
+}
+
+static char *put_int(char *o, const struct dec *d, int64_t v)
+{
+	return d->counting ? o + numfmt_int_len(v) : numfmt_int(o, v);
+}
+
+static char *put_g9(char *o, const struct dec *d, float f)
+{
+	return o + (d->counting ? floatfmt_g9_len(f) : floatfmt_g9(f, o));
+}
+
+/* Room for a line, and whether it is only counted. */
+static char *line_start(struct dec *d)
+{
+	char *s = sb_line_start(d->out, LINE_ROOM);
+	d->counting = sb_counts_only(d->out);
+	return s;
+}
+
 /* "PREFIXwhat N:", the head of a vertex or entry line. */
 static char *put_head(char *o, const struct dec *d, const char *what,
 		      uint64_t n)
@@ -117,7 +142,7 @@ static char *put_head(char *o, const struct dec *d, const char *what,
 	o += len;
 	len = strlen(what);
 	memcpy(o, what, len);
-	o = numfmt_uint(o + len, n);
+	o = put_uint(o + len, d, n);
 	*o++ = ':';
 	return o;
 }
@@ -133,51 +158,48 @@ static char *put_position(char *o, struct dec *d, struct cursor *c)
 	o = PUT_LIT(o, " position");
 	for (int i = 0; i < 3; i++) {
 		*o++ = ' ';
-		o = numfmt_int(o, v[i]);
+		o = put_int(o, d, v[i]);
 	}
 	o = PUT_LIT(o, " scaled");
 	/* In single precision, as VU1 does: itof12, then the scale. */
 	for (int i = 0; i < 3; i++) {
 		*o++ = ' ';
-		o += floatfmt_g9((float)v[i] / 4096.0f * scale, o);
+		o = put_g9(o, d, (float)v[i] / 4096.0f * scale);
 	}
 	return o;
 }
 
 static char *put_normal(char *o, struct dec *d, struct cursor *c)
 {
-	(void)d;
 	int8_t n[3];
 	for (int i = 0; i < 3; i++)
 		n[i] = (int8_t)cur_u8(c);
 	o = PUT_LIT(o, " normal");
 	for (int i = 0; i < 3; i++) {
 		*o++ = ' ';
-		o = numfmt_int(o, n[i]);
+		o = put_int(o, d, n[i]);
 	}
 	o = PUT_LIT(o, " strip ");
-	return numfmt_uint(o, cur_u8(c));
+	return put_uint(o, d, cur_u8(c));
 }
 
 static char *put_colour(char *o, struct dec *d, struct cursor *c)
 {
-	(void)d;
 	o = PUT_LIT(o, " colour");
 	for (int i = 0; i < 4; i++) {
 		*o++ = ' ';
-		o = numfmt_uint(o, cur_u8(c));
+		o = put_uint(o, d, cur_u8(c));
 	}
 	return o;
 }
 
 static char *put_st(char *o, struct dec *d, struct cursor *c)
 {
-	(void)d;
 	unsigned s = cur_u16(c);
 	o = PUT_LIT(o, " st ");
-	o = numfmt_uint(o, s);
+	o = put_uint(o, d, s);
 	*o++ = ' ';
-	return numfmt_uint(o, cur_u16(c));
+	return put_uint(o, d, cur_u16(c));
 }
 
 typedef char *(*column_fn)(char *, struct dec *, struct cursor *);
@@ -207,7 +229,7 @@ static void vertex_body(struct dec *d, const struct ccsf_mmat *mm)
 	}
 	uint64_t shown = fewest_available(a, n);
 	for (uint64_t v = 0; v < shown; v++) {
-		char *s = sb_line_start(d->out, LINE_ROOM);
+		char *s = line_start(d);
 		if (!s)
 			break;
 		char *o = put_head(s, d, "vertex ", v);
@@ -242,22 +264,22 @@ static void skin_body(struct dec *d, const struct ccsf_mmat *mm)
 		bool last = w & 0x200;
 		if (last && vertex >= a[2].avail)
 			break;
-		char *s = sb_line_start(d->out, LINE_ROOM);
+		char *s = line_start(d);
 		if (!s)
 			break;
 		char *o = put_head(s, d, "entry ", e);
 		o = put_position(o, d, &a[0].cur);
 		(void)cur_u16(&a[0].cur);
 		o = PUT_LIT(o, " weight ");
-		o = numfmt_uint(o, w & 0x1ff);
+		o = put_uint(o, d, w & 0x1ff);
 		o = PUT_LIT(o, " last ");
 		*o++ = last ? '1' : '0';
 		o = PUT_LIT(o, " node ");
-		o = numfmt_uint(o, w >> 10);
+		o = put_uint(o, d, w >> 10);
 		o = put_normal(o, d, &a[1].cur);
 		if (last) {
 			o = PUT_LIT(o, " vertex ");
-			o = numfmt_uint(o, vertex++);
+			o = put_uint(o, d, vertex++);
 			o = put_st(o, d, &a[2].cur);
 		}
 		sb_line_done(d->out, s, o);
@@ -288,7 +310,7 @@ static void shadow_body(struct dec *d, unsigned mtype, uint64_t at)
 	set_array(d, &a[0], &mm.array[CCSF_A_POSITION], "positions");
 	set_array(d, &a[1], &mm.array[CCSF_A_TRIANGLE], "triangles");
 	for (uint64_t v = 0; v < a[0].avail; v++) {
-		char *s = sb_line_start(d->out, LINE_ROOM);
+		char *s = line_start(d);
 		if (!s)
 			break;
 		char *o = put_head(s, d, "vertex ", v);

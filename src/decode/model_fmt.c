@@ -57,6 +57,14 @@ char *obj_put_dyadic(char *o, int32_t v, unsigned shift)
 	return o;
 }
 
+size_t obj_dyadic_len(int32_t v, unsigned shift)
+{
+	uint32_t u = v < 0 ? 0 - (uint32_t)v : (uint32_t)v;
+	unsigned k = (u << (8 - shift)) & 0xff;
+	return (v < 0) + numfmt_uint_len(u >> shift) +
+	       (k ? 1u + frac256[k].len : 0);
+}
+
 /* ---- lines ------------------------------------------------------------- */
 
 char *obj_line_start(struct strbuf *sb)

@@ -16,6 +16,8 @@
 
 /* v / 2^shift, exactly, shift at most 8, without trailing zeros. */
 char *obj_put_dyadic(char *o, int32_t v, unsigned shift);
+/* Its length, without the text (sb_counts_only). */
+size_t obj_dyadic_len(int32_t v, unsigned shift);
 
 /* An OBJ line's room (sb_line_start); sb_line_done closes it. */
 char *obj_line_start(struct strbuf *sb);

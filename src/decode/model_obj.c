@@ -21,21 +21,35 @@ struct writer {
 	uint32_t vt_count, vn_count;    /* written so far (v = vertices) */
 };
 
+/* A line's numbers, or only their lengths when the text is counted
+ * (sb_counts_only): what lies at o then means nothing. */
+static char *put_float(char *o, bool count, float f)
+{
+	return count ? o + floatfmt_shortest_len(f) : floatfmt_shortest(o, f);
+}
+
+static char *put_dyadic(char *o, bool count, int32_t v, unsigned shift)
+{
+	return count ? o + obj_dyadic_len(v, shift)
+		     : obj_put_dyadic(o, v, shift);
+}
+
 static void put_v(struct strbuf *sb, const struct model_vertex *v,
 		  bool colour)
 {
 	char *s = obj_line_start(sb);
 	if (!s)
 		return;
+	bool count = sb_counts_only(sb);
 	char *o = s;
 	*o++ = 'v';
 	for (int i = 0; i < 3; i++) {
 		*o++ = ' ';
-		o = floatfmt_shortest(o, v->pos[i]);
+		o = put_float(o, count, v->pos[i]);
 	}
 	for (int i = 0; colour && i < 3; i++) {
 		*o++ = ' ';
-		o = obj_put_dyadic(o, v->colour[i], 7);     /* c / 128 */
+		o = put_dyadic(o, count, v->colour[i], 7);  /* c / 128 */
 	}
 	sb_line_done(sb, s, o);
 }
@@ -45,12 +59,13 @@ static void put_vt(struct strbuf *sb, const struct model_vertex *v)
 	char *s = obj_line_start(sb);
 	if (!s)
 		return;
+	bool count = sb_counts_only(sb);
 	char *o = s;
 	*o++ = 'v';
 	*o++ = 't';
 	for (int i = 0; i < 2; i++) {
 		*o++ = ' ';
-		o = obj_put_dyadic(o, v->st[i], 8);         /* / 256 */
+		o = put_dyadic(o, count, v->st[i], 8);      /* / 256 */
 	}
 	sb_line_done(sb, s, o);
 }
@@ -62,13 +77,14 @@ static void put_vn(struct strbuf *sb, const struct model_vertex *v,
 	char *s = obj_line_start(sb);
 	if (!s)
 		return;
+	bool count = sb_counts_only(sb);
 	char *o = s;
 	*o++ = 'v';
 	*o++ = 'n';
 	for (int i = 0; i < 3; i++) {
 		*o++ = ' ';
-		o = posed ? floatfmt_shortest(o, posed[i])
-			  : obj_put_dyadic(o, v->normal[i], 6);   /* / 64 */
+		o = posed ? put_float(o, count, posed[i])
+			  : put_dyadic(o, count, v->normal[i], 6); /* / 64 */
 	}
 	sb_line_done(sb, s, o);
 }
@@ -81,6 +97,11 @@ static char *put_same_index(char *o, const char *num, size_t n)
 	return o + n;
 }
 
+static char *put_index(char *o, bool count, uint64_t v)
+{
+	return count ? o + numfmt_uint_len(v) : numfmt_uint(o, v);
+}
+
 /* `f a/b/c ...` in the form the mmat's arrays allow.  When the mmats
  * before this one had every array, a corner's vt and vn numbers are its
  * v number, and are copied rather than formatted again: an OBJ holds
@@ -91,26 +112,28 @@ static void put_f(struct writer *w, const struct model_mmat *mm,
 	char *s = obj_line_start(w->obj);
 	if (!s)
 		return;
+	bool count = sb_counts_only(w->obj);
 	char *o = s;
 	*o++ = 'f';
 	for (int k = 0; k < 3; k++) {
 		*o++ = ' ';
 		uint64_t v = (uint64_t)f[k] + 1;
 		char num[32];           /* 20 digits at most, 16 copied */
-		size_t n = (size_t)(numfmt_uint(num, v) - num);
-		o = put_same_index(o, num, n);
+		size_t n = count ? numfmt_uint_len(v)
+				 : (size_t)(numfmt_uint(num, v) - num);
+		o = count ? o + n : put_same_index(o, num, n);
 		uint32_t local = f[k] - mm->first_vertex;
 		uint64_t vt = (uint64_t)vt_base + local + 1;
 		uint64_t vn = (uint64_t)vn_base + local + 1;
 		if (mm->has_st || mm->has_normal)
 			*o++ = '/';
 		if (mm->has_st)
-			o = vt == v ? put_same_index(o, num, n)
-				    : numfmt_uint(o, vt);
+			o = vt != v ? put_index(o, count, vt)
+			    : count ? o + n : put_same_index(o, num, n);
 		if (mm->has_normal) {
 			*o++ = '/';
-			o = vn == v ? put_same_index(o, num, n)
-				    : numfmt_uint(o, vn);
+			o = vn != v ? put_index(o, count, vn)
+			    : count ? o + n : put_same_index(o, num, n);
 		}
 	}
 	sb_line_done(w->obj, s, o);

@@ -255,6 +255,32 @@ void sb_put_float(struct strbuf *sb, float f)
 	sb_append(sb, buf, floatfmt_g9(f, buf));
 }
 
+/* floatfmt_g9's length from the same digits, laid out by count. */
+size_t floatfmt_g9_len(float f)
+{
+	size_t n = signbit(f) ? 1 : 0;
+	if (isnan(f) || isinf(f))
+		return n + 3;
+	double d = n ? -(double)f : (double)f;
+	if (d < 1e9 && d == (double)(uint64_t)d)
+		return n + numfmt_uint_len((uint64_t)d);
+	int x;
+	uint64_t digits;
+	if (!nine_digits(f, d, &digits, &x)) {
+		char buf[FLOATFMT_MAX];
+		return g9_by_printf(f, buf);
+	}
+	size_t nd = 9;
+	for (; digits % 10 == 0; digits /= 10)
+		nd--;
+	if (x >= 0 && x < 9)            /* ddd.ddd, or ddd0 */
+		return n + (nd > (size_t)x + 1 ? nd + 1 : (size_t)x + 1);
+	if (x < 0 && x >= -4)           /* 0.000ddd */
+		return n + 1 + (size_t)-x + nd;
+	size_t ax = (size_t)(x < 0 ? -x : x);   /* d.ddde+XX */
+	return n + nd + (nd > 1) + 2 + (ax < 100 ? 2 : 3);
+}
+
 /* ---- shortest ---------------------------------------------------------- */
 
 /* c * 10^q (no decimal point: the same in every locale) reads back as f. */
@@ -380,6 +406,34 @@ static void rounding_interval(float f, double d, double *lo, double *hi)
 	*lo = d - ((bits & 0x7fffff) == 0 && ef > 1 ? ulp / 4 : ulp / 2);
 }
 
+/* The shortest text's digits: c * 10^q, c without trailing zeros, for a
+ * positive finite f that is not an integer below 2^24. */
+static uint64_t shortest_digits(float f, int *q)
+{
+	double d = f;
+	/* floor(log10(d)) or one less, from the binary exponent: enough to
+	 * scale to nine or ten digits; subnormals are counted exactly. */
+	uint32_t bits;
+	memcpy(&bits, &f, sizeof bits);
+	int e2 = (int)((bits >> 23) & 0xff) - 127;
+	int x = e2 > -127 ? e2 * 30103 / 100000 - (e2 < 0)
+			  : decimal_exponent(f, d);
+	double lo, hi;
+	rounding_interval(f, d, &lo, &hi);
+	uint64_t c = shortest_inside(d, lo, hi, x, q);
+	if (!c)
+		c = shortest_by_strtof(f, d, decimal_exponent(f, d), q);
+	for (; c > 9 && c % 10 == 0; c /= 10)   /* the slow path's 10^k */
+		(*q)++;
+	return c;
+}
+
+/* Where the shortest text is plain: from 1e-5 to below 1e16. */
+static bool plain_exponent(int e)
+{
+	return e < 16 && e >= -5;
+}
+
 char *floatfmt_shortest(char *o, float f)
 {
 	if (isnan(f))
@@ -397,26 +451,35 @@ char *floatfmt_shortest(char *o, float f)
 	double d = f;
 	if (d < 16777216.0 && d == (double)(uint32_t)d)    /* 0 to 2^24 */
 		return numfmt_uint(o, (uint32_t)d);
-	/* floor(log10(d)) or one less, from the binary exponent: enough to
-	 * scale to nine or ten digits; subnormals are counted exactly. */
-	uint32_t bits;
-	memcpy(&bits, &f, sizeof bits);
-	int e2 = (int)((bits >> 23) & 0xff) - 127;
-	int x = e2 > -127 ? e2 * 30103 / 100000 - (e2 < 0)
-			  : decimal_exponent(f, d), q;
-	double lo, hi;
-	rounding_interval(f, d, &lo, &hi);
-	uint64_t c = shortest_inside(d, lo, hi, x, &q);
-	if (!c)
-		c = shortest_by_strtof(f, d, decimal_exponent(f, d), &q);
+	int q;
+	uint64_t c = shortest_digits(f, &q);
 	char dig[40];           /* 20 digits at most, and put_digits' 16 */
 	int n = (int)put_uint(dig, c);
-	while (n > 1 && dig[n - 1] == '0') {    /* the slow path's 10^k */
-		n--;
-		q++;
-	}
 	int e = q + n - 1;
-	if (e >= 16 || e < -5)
+	if (!plain_exponent(e))
 		return put_exponent_form(o, dig, n, e);
 	return put_plain_form(o, dig, n, e);
+}
+
+size_t floatfmt_shortest_len(float f)
+{
+	if (isnan(f))
+		return 3;
+	if (f == 0)
+		return 1;
+	size_t sign = f < 0;
+	f = fabsf(f);
+	if (isinf(f))
+		return sign + 3;
+	double d = f;
+	if (d < 16777216.0 && d == (double)(uint32_t)d)
+		return sign + numfmt_uint_len((uint32_t)d);
+	int q;
+	uint64_t c = shortest_digits(f, &q);
+	int n = (int)numfmt_uint_len(c), e = q + n - 1;
+	if (!plain_exponent(e))         /* d.ddde+XX */
+		return sign + (size_t)n + (n > 1) + 4;
+	if (e < 0)                      /* 0.000ddd */
+		return sign + (size_t)(1 - e + n);
+	return sign + (size_t)(n > e + 1 ? n + 1 : e + 1);
 }

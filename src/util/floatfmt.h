@@ -26,6 +26,9 @@
 
 /* f as "%.9g" writes it in the C locale, NUL-ended; returns the length. */
 size_t floatfmt_g9(float f, char *buf);
+/* Its length, without the text: a listing's sizes of the model texts
+ * need only that. */
+size_t floatfmt_g9_len(float f);
 void sb_put_float(struct strbuf *sb, float f);
 
 /* f with the fewest significant digits that read back as f (the nearest
@@ -34,5 +37,6 @@ void sb_put_float(struct strbuf *sb, float f);
  * below 1e16 ("0.00001", "1234567800000000"), d.ddde+XX outside; 0 and
  * -0 are "0" (a "-0" would only puzzle), then "nan", "inf", "-inf". */
 char *floatfmt_shortest(char *o, float f);
+size_t floatfmt_shortest_len(float f);
 
 #endif

@@ -23,6 +23,24 @@ static inline char *numfmt_uint(char *o, uint64_t v)
 	}
 	return numfmt_uint_digits(o, v);
 }
+/* The length of v in decimal: the bit length's estimate of the digits
+ * (1233 / 4096 ~ log10 2), one more when v reaches the next power of
+ * ten. */
+static inline unsigned numfmt_uint_len(uint64_t v)
+{
+	static const uint64_t pow10[20] = {
+		1, 10, 100, 1000, 10000, 100000, 1000000, 10000000,
+		100000000, 1000000000, 10000000000, 100000000000,
+		1000000000000, 10000000000000, 100000000000000,
+		1000000000000000, 10000000000000000, 100000000000000000,
+		1000000000000000000, 10000000000000000000u,
+	};
+	if (v < 10)
+		return 1;
+	unsigned t = (unsigned)(64 - __builtin_clzll(v)) * 1233 >> 12;
+	return t + (v >= pow10[t]);
+}
+
 /* v in decimal, a '-' first when negative; 21 bytes of room. */
 static inline char *numfmt_int(char *o, int64_t v)
 {
@@ -32,6 +50,12 @@ static inline char *numfmt_int(char *o, int64_t v)
 		u = 0 - u;
 	}
 	return numfmt_uint(o, u);
+}
+
+static inline unsigned numfmt_int_len(int64_t v)
+{
+	return v < 0 ? 1 + numfmt_uint_len(0 - (uint64_t)v)
+		     : numfmt_uint_len((uint64_t)v);
 }
 
 /* The n bytes ending at end: v's last n digits, zeros in front. */

@@ -116,6 +116,15 @@ static inline void sb_puts(struct strbuf *sb, const char *s)
 	sb_append(sb, s, strlen(s));
 }
 
+/* True when what is appended is only counted: the model texts' lines
+ * then advance by their numbers' lengths without writing them (a
+ * number's length costs a third to a half of its text, and a listing
+ * sizes gigabytes of them). */
+static inline bool sb_counts_only(const struct strbuf *sb)
+{
+	return sb->measure;
+}
+
 /* A line written in place: room for the longest it can be reserved at
  * once (NULL after a failure), the line written at the pointer, then
  * closed with its newline.  The model texts' millions of lines go this

@@ -91,6 +91,14 @@ static char *decode_bytes(const uint8_t *p, size_t len, uint16_t version,
 	memcpy(text, data, n);
 	text[n] = '\0';
 	free(data);
+	/* A listing measures the text: its lines then count their numbers'
+	 * lengths without writing them, and must come to the same size. */
+	struct strbuf counted;
+	sb_init_measure(&counted);
+	assert_int_equal(chunk_text(p, len, &ctx, &counted), 0);
+	size_t measured = 0;
+	assert_int_equal(sb_finish(&counted, NULL, &measured), 0);
+	assert_int_equal(measured, n);
 	return text;
 }
 

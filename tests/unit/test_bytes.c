@@ -147,6 +147,11 @@ static void integers_as_printf_prints_them(void **state)
 			snprintf(want, sizeof want, "%llu",
 				 (unsigned long long)around[j]);
 			assert_string_equal(got, want);
+			assert_int_equal(numfmt_uint_len(around[j]),
+					 strlen(want));
+			int64_t s = -(int64_t)(around[j] >> 1);
+			snprintf(want, sizeof want, "%lld", (long long)s);
+			assert_int_equal(numfmt_int_len(s), strlen(want));
 		}
 		if (k < 19)
 			p *= 10;
@@ -157,7 +162,9 @@ static void integers_as_printf_prints_them(void **state)
 		*numfmt_uint(got, edges[j]) = '\0';
 		snprintf(want, sizeof want, "%llu", (unsigned long long)edges[j]);
 		assert_string_equal(got, want);
+		assert_int_equal(numfmt_uint_len(edges[j]), strlen(want));
 	}
+	assert_int_equal(numfmt_int_len(INT64_MIN), 20);
 	char tail[8] = "xxxxxxx";
 	numfmt_digits(tail + 7, 12345678901234567ull, 7);
 	assert_memory_equal(tail, "1234567", 7);

@@ -46,6 +46,7 @@ static void check_g9(float f)
 	snprintf(want, sizeof want, "%.9g", (double)f);
 	size_t n = floatfmt_g9(f, got);
 	assert_int_equal(n, strlen(got));
+	assert_int_equal(floatfmt_g9_len(f), n);
 	if (strcmp(want, got) != 0)
 		fail_msg("%a: \"%s\", want \"%s\"", (double)f, got, want);
 }
@@ -96,6 +97,7 @@ static void check_shortest(float f)
 	memset(got, 'x', sizeof got);
 	char *end = floatfmt_shortest(got, f);
 	assert_true(end > got && end - got <= 17);
+	assert_int_equal(floatfmt_shortest_len(f), (size_t)(end - got));
 	for (size_t i = FLOATFMT_MAX; i < sizeof got; i++)
 		assert_int_equal(got[i], 'x');  /* nothing past its room */
 	*end = '\0';
