@@ -23,6 +23,7 @@ static inline char *numfmt_uint(char *o, uint64_t v)
 	}
 	return numfmt_uint_digits(o, v);
 }
+
 /* The length of v in decimal: the bit length's estimate of the digits
  * (1233 / 4096 ~ log10 2), one more when v reaches the next power of
  * ten. */

@@ -118,8 +118,8 @@ static inline void sb_puts(struct strbuf *sb, const char *s)
 
 /* True when what is appended is only counted: the model texts' lines
  * then advance by their numbers' lengths without writing them (a
- * number's length costs a third to a half of its text, and a listing
- * sizes gigabytes of them). */
+ * number's length costs half to three quarters of its text in a loop,
+ * and a listing sizes gigabytes of them). */
 static inline bool sb_counts_only(const struct strbuf *sb)
 {
 	return sb->measure;
