@@ -54,7 +54,6 @@ struct dec {
 	void *name_ctx;
 	struct strbuf *out;
 	bool stopped;                   /* the error line is written */
-	bool counting;                  /* this line only counted */
 	uint32_t saved[SV_MAX];
 	char prefix[48];                /* before each key: "mmat 2 " */
 };

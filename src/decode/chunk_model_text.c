@@ -108,29 +108,27 @@ static void finish_body(struct dec *d, const struct body_array *a, size_t n,
 #define PUT_LIT(o, lit) (memcpy((o), (lit), sizeof (lit) - 1), \
 			 (o) + sizeof (lit) - 1)
 
-/* A number of a line, or only its length when the line is counted
- * (sb_counts_only): what lies at o then means nothing. */
+/* A number of a line, or only its length when the text is counted
+ * (sb_counts_only, which changes only where a line's room is taken). */
 static char *put_uint(char *o, const struct dec *d, uint64_t v)
 {
-	return d->counting ? o + numfmt_uint_len(v) : numfmt_uint(o, v);
+	return numfmt_uint_or_skip(o, v, sb_counts_only(d->out));
 }
 
 static char *put_int(char *o, const struct dec *d, int64_t v)
 {
-	return d->counting ? o + numfmt_int_len(v) : numfmt_int(o, v);
+	return numfmt_int_or_skip(o, v, sb_counts_only(d->out));
 }
 
 static char *put_g9(char *o, const struct dec *d, float f)
 {
-	return o + (d->counting ? floatfmt_g9_len(f) : floatfmt_g9(f, o));
+	return o + (sb_counts_only(d->out) ? floatfmt_g9_len(f)
+					   : floatfmt_g9(f, o));
 }
 
-/* Room for a line, and whether it is only counted. */
 static char *line_start(struct dec *d)
 {
-	char *s = sb_line_start(d->out, LINE_ROOM);
-	d->counting = sb_counts_only(d->out);
-	return s;
+	return sb_line_start(d->out, LINE_ROOM);
 }
 
 /* "PREFIXwhat N:", the head of a vertex or entry line. */

@@ -39,30 +39,40 @@ __attribute__((constructor)) static void make_frac256(void)
 	}
 }
 
-/* v / 2^shift, exactly, shift at most 8, without trailing zeros. */
+/* v / 2^shift (shift at most 8) as its sign, whole part and the
+ * 256ths after the point. */
+struct dyadic {
+	bool negative;
+	uint32_t whole;
+	unsigned frac;
+};
+
+static struct dyadic dyadic_of(int32_t v, unsigned shift)
+{
+	uint32_t u = v < 0 ? 0 - (uint32_t)v : (uint32_t)v;
+	return (struct dyadic){ v < 0, u >> shift, (u << (8 - shift)) & 0xff };
+}
+
+/* v / 2^shift, exactly, without trailing zeros. */
 char *obj_put_dyadic(char *o, int32_t v, unsigned shift)
 {
-	uint32_t u = (uint32_t)v;
-	if (v < 0) {
+	struct dyadic x = dyadic_of(v, shift);
+	if (x.negative)
 		*o++ = '-';
-		u = 0 - u;
-	}
-	o = numfmt_uint(o, u >> shift);
-	unsigned k = (u << (8 - shift)) & 0xff;
-	if (k) {
+	o = numfmt_uint(o, x.whole);
+	if (x.frac) {
 		*o++ = '.';
-		memcpy(o, frac256[k].digits, 8);
-		o += frac256[k].len;
+		memcpy(o, frac256[x.frac].digits, 8);
+		o += frac256[x.frac].len;
 	}
 	return o;
 }
 
 size_t obj_dyadic_len(int32_t v, unsigned shift)
 {
-	uint32_t u = v < 0 ? 0 - (uint32_t)v : (uint32_t)v;
-	unsigned k = (u << (8 - shift)) & 0xff;
-	return (v < 0) + numfmt_uint_len(u >> shift) +
-	       (k ? 1u + frac256[k].len : 0);
+	struct dyadic x = dyadic_of(v, shift);
+	return x.negative + numfmt_uint_len(x.whole) +
+	       (x.frac ? 1u + frac256[x.frac].len : 0);
 }
 
 /* ---- lines ------------------------------------------------------------- */

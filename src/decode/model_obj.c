@@ -90,16 +90,13 @@ static void put_vn(struct strbuf *sb, const struct model_vertex *v,
 }
 
 /* An index of a face corner, copied from its text in num (n digits, 16
- * bytes to read): a corner's vt and vn are mostly its v's number. */
-static char *put_same_index(char *o, const char *num, size_t n)
+ * bytes to read; only skipped when the text is counted): a corner's vt
+ * and vn are mostly its v's number. */
+static char *put_same_index(char *o, const char *num, size_t n, bool count)
 {
-	memcpy(o, num, 16);
+	if (!count)
+		memcpy(o, num, 16);
 	return o + n;
-}
-
-static char *put_index(char *o, bool count, uint64_t v)
-{
-	return count ? o + numfmt_uint_len(v) : numfmt_uint(o, v);
 }
 
 /* `f a/b/c ...` in the form the mmat's arrays allow.  When the mmats
@@ -121,19 +118,19 @@ static void put_f(struct writer *w, const struct model_mmat *mm,
 		char num[32];           /* 20 digits at most, 16 copied */
 		size_t n = count ? numfmt_uint_len(v)
 				 : (size_t)(numfmt_uint(num, v) - num);
-		o = count ? o + n : put_same_index(o, num, n);
+		o = put_same_index(o, num, n, count);
 		uint32_t local = f[k] - mm->first_vertex;
 		uint64_t vt = (uint64_t)vt_base + local + 1;
 		uint64_t vn = (uint64_t)vn_base + local + 1;
 		if (mm->has_st || mm->has_normal)
 			*o++ = '/';
 		if (mm->has_st)
-			o = vt != v ? put_index(o, count, vt)
-			    : count ? o + n : put_same_index(o, num, n);
+			o = vt == v ? put_same_index(o, num, n, count)
+				    : numfmt_uint_or_skip(o, vt, count);
 		if (mm->has_normal) {
 			*o++ = '/';
-			o = vn != v ? put_index(o, count, vn)
-			    : count ? o + n : put_same_index(o, num, n);
+			o = vn == v ? put_same_index(o, num, n, count)
+				    : numfmt_uint_or_skip(o, vn, count);
 		}
 	}
 	sb_line_done(w->obj, s, o);

@@ -156,8 +156,12 @@ static bool round_scaled_exactly(float f, int s, uint64_t *out)
 
 /* Nine significant digits of d (finite, nonzero) as an integer in [1e8,
  * 1e9), and the decimal exponent of the first; false when the ninth digit
- * is a tie too close to call. */
-static bool nine_digits(float f, double d, uint64_t *out, int *exp10)
+ * is a tie too close to call.  Inlined into the text and its length
+ * alike (as shortest_digits): called out of line from both, making every
+ * file of an 8 MiB slice of DATA.BIN took 1.3% more instructions
+ * (callgrind of ccsfs-check). */
+static inline __attribute__((always_inline)) bool
+nine_digits(float f, double d, uint64_t *out, int *exp10)
 {
 	int e10 = decimal_exponent(f, d);
 	double scaled = scale10(d, 8 - e10);
@@ -408,7 +412,8 @@ static void rounding_interval(float f, double d, double *lo, double *hi)
 
 /* The shortest text's digits: c * 10^q, c without trailing zeros, for a
  * positive finite f that is not an integer below 2^24. */
-static uint64_t shortest_digits(float f, int *q)
+static inline __attribute__((always_inline)) uint64_t
+shortest_digits(float f, int *q)
 {
 	double d = f;
 	/* floor(log10(d)) or one less, from the binary exponent: enough to

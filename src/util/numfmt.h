@@ -5,6 +5,7 @@
 #ifndef CCSFS_NUMFMT_H
 #define CCSFS_NUMFMT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -57,6 +58,19 @@ static inline unsigned numfmt_int_len(int64_t v)
 {
 	return v < 0 ? 1 + numfmt_uint_len(0 - (uint64_t)v)
 		     : numfmt_uint_len((uint64_t)v);
+}
+
+/* v's text at o, or, when a text is only counted (strbuf.h's
+ * sb_counts_only), o moved past the room it would take: what lies there
+ * then means nothing. */
+static inline char *numfmt_uint_or_skip(char *o, uint64_t v, bool skip)
+{
+	return skip ? o + numfmt_uint_len(v) : numfmt_uint(o, v);
+}
+
+static inline char *numfmt_int_or_skip(char *o, int64_t v, bool skip)
+{
+	return skip ? o + numfmt_int_len(v) : numfmt_int(o, v);
 }
 
 /* The n bytes ending at end: v's last n digits, zeros in front. */
