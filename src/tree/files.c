@@ -412,9 +412,10 @@ int tree_stat(struct fs *fs, struct node *n, struct stat *st)
 	switch (n->type) {
 	case NODE_DIR:
 		st->st_mode = S_IFDIR | 0555;
-		/* Unpopulated: 1, which tells find(1) not to count on it. */
-		st->st_nlink = atomic_load(&n->u.dir.state) == DIR_READY ?
-			       2 + n->u.dir.nsubdirs : 1;
+		/* A folder made on demand says 1, made or not, so that a
+		 * listing does not depend on whether a worker got there
+		 * first; 1 also tells find(1) not to count on it. */
+		st->st_nlink = n->u.dir.populate ? 1 : 2 + n->u.dir.nsubdirs;
 		return 0;
 	case NODE_LINK:
 		st->st_mode = S_IFLNK | 0777;

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* test_tree_ahead.c - folders populated ahead of a listing that goes
  * through costly siblings in order, forwards (find) or backwards (bash's
- * glob), and not ahead of one that goes through cheap ones. */
+ * glob), and not ahead of one that goes through cheap ones; and what a
+ * listing sees of a folder does not depend on whether that happened. */
 #include "config.h"
 
 #include <stdatomic.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -253,6 +255,39 @@ static void listing_ahead_takes_the_farthest(void **state)
 				 i >= first && i <= last);
 }
 
+static nlink_t links_of(struct fs *fs, struct node *n)
+{
+	struct stat st;
+	assert_int_equal(tree_stat(fs, n, &st), 0);
+	assert_true(S_ISDIR(st.st_mode));
+	return st.st_nlink;
+}
+
+/* A folder made on demand says 1 before and after it is made, so that
+ * ls -l prints the same whether a worker listed it ahead or not; one
+ * made with its parent counts its subfolders. */
+static void link_counts_do_not_depend_on_population(void **state)
+{
+	struct fs *fs = *state;
+	struct node *g = child(fs, fs->root, "costly");
+	assert_int_equal(tree_ready(fs, g), 0);
+	struct node *k = child(fs, g, "k00");
+	assert_int_equal(links_of(fs, k), 1);
+	assert_int_equal(tree_ready(fs, k), 0);
+	assert_int_equal(k->u.dir.nsubdirs, 1);
+	assert_int_equal(links_of(fs, k), 1);
+	assert_int_equal(links_of(fs, g), 1);
+
+	struct node *made = node_new_dir(fs, "made", 0, NULL, NULL);
+	assert_non_null(made);
+	struct dir_builder b;
+	dir_builder_init(&b, fs, made);
+	assert_non_null(dir_add_dir(&b, "a", 0, populate_empty, NULL));
+	assert_non_null(dir_add_dir(&b, "b", 0, populate_empty, NULL));
+	assert_int_equal(dir_publish(&b), 0);
+	assert_int_equal(links_of(fs, made), 4);
+}
+
 #define TREE_TEST(f) cmocka_unit_test_setup_teardown(f, setup_fs, teardown_fs)
 
 int main(void)
@@ -265,6 +300,7 @@ int main(void)
 		TREE_TEST(cheap_folders_are_not_populated_ahead),
 		TREE_TEST(noreadahead_populates_nothing_ahead),
 		TREE_TEST(listing_ahead_takes_the_farthest),
+		TREE_TEST(link_counts_do_not_depend_on_population),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
