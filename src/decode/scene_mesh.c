@@ -21,6 +21,9 @@ struct prim {
 	uint16_t *joints;
 	uint32_t *index;
 	uint32_t index_count;
+	/* A measure: only the positions are filled, for their bounds; the
+	 * other arrays count their bytes and are never read. */
+	bool sizes_only;
 };
 
 static float fin(float f)
@@ -41,11 +44,12 @@ static void prim_free(struct prim *p)
 }
 
 static int prim_alloc(struct prim *p, const struct model_mmat *mm,
-		      bool skinned)
+		      bool skinned, bool sizes_only)
 {
 	size_t n = mm->vertex_count ? mm->vertex_count : 1;
 	memset(p, 0, sizeof *p);
 	p->count = mm->vertex_count;
+	p->sizes_only = sizes_only;
 	p->pos = malloc(n * 3 * sizeof(float));
 	p->index = malloc((mm->face_count ? mm->face_count : 1) * 3 *
 			  sizeof(uint32_t));
@@ -68,6 +72,8 @@ static int prim_alloc(struct prim *p, const struct model_mmat *mm,
 static void put_attributes(struct prim *p, uint32_t k,
 			   const struct model_vertex *v, const double *turn)
 {
+	if (p->sizes_only)
+		return;
 	if (p->normal) {
 		double n[3] = { v->normal[0], v->normal[1], v->normal[2] }, r[3];
 		/* s8 / 64 and not unit length; glTF wants unit. */
@@ -99,14 +105,23 @@ static void put_faces(struct prim *p, const struct model_mesh *m,
 	}
 }
 
+/* ,"name":index */
+static void put_key_index(struct strbuf *o, const char *name, uint32_t index)
+{
+	sb_puts(o, ",\"");
+	sb_puts(o, name);
+	sb_puts(o, "\":");
+	sb_put_u64(o, index);
+}
+
 static void put_attribute(struct scene_build *b, struct strbuf *o,
 			  const char *name, const float *v, uint32_t n,
 			  unsigned ncomp, bool bounds)
 {
 	if (!v)
 		return;
-	sb_printf(o, ",\"%s\":%" PRIu32, name,
-		  glb_floats(&b->g, v, n, ncomp, bounds, GLB_ARRAY_BUFFER));
+	put_key_index(o, name, glb_floats(&b->g, v, n, ncomp, bounds,
+					  GLB_ARRAY_BUFFER));
 }
 
 /* A VEC4 attribute of bytes or shorts (ctype), when v is not NULL. */
@@ -118,8 +133,8 @@ static void put_vec4_ints(struct scene_build *b, struct strbuf *o,
 		return;
 	uint32_t view = glb_view(&b->g, v, (size_t)n * 4 *
 				 (ctype == GLB_U8 ? 1 : 2), GLB_ARRAY_BUFFER);
-	sb_printf(o, ",\"%s\":%" PRIu32, name, glb_accessor(&b->g, view,
-		  ctype, n, "VEC4", normalized, NULL, NULL, 0));
+	put_key_index(o, name, glb_accessor(&b->g, view, ctype, n, "VEC4",
+					    normalized, NULL, NULL, 0));
 }
 
 /* One primitive's JSON but its closing brace, its data added to the
@@ -174,9 +189,11 @@ static void place_bone(const struct placing *pl, const struct model_mesh *m,
 	model_pose_vertex(m, mm, v, pl->pose, pl->clump, o, NULL);
 	for (int i = 0; i < 3; i++)
 		p->pos[3 * k + i] = fin((float)o[i]);
-	p->joints[4 * k] = v->node < pl->clump->count
-			   ? pl->joint_of_slot[v->node] : 0;
-	p->weights[4 * k] = 1;
+	if (!p->sizes_only) {
+		p->joints[4 * k] = v->node < pl->clump->count
+				   ? pl->joint_of_slot[v->node] : 0;
+		p->weights[4 * k] = 1;
+	}
 	put_attributes(p, k, v, pose_slot_world(pl->pose, pl->clump, v->node));
 }
 
@@ -184,6 +201,8 @@ static void place_bone(const struct placing *pl, const struct model_mesh *m,
 static void put_weights(struct prim *p, uint32_t k, uint16_t *j, double *w,
 			unsigned n)
 {
+	if (p->sizes_only)
+		return;
 	double sum = 0;
 	for (unsigned t = 0; t < 4 && t < n; t++) {
 		unsigned best = t;
@@ -264,7 +283,7 @@ static uint32_t add_mesh(struct scene_build *b, struct scene_part *part,
 	for (uint32_t i = 0; i < m->mmat_count; i++) {
 		const struct model_mmat *mm = &m->mmats[i];
 		struct prim p;
-		if (prim_alloc(&p, mm, pl != NULL) < 0) {
+		if (prim_alloc(&p, mm, pl != NULL, b->g.measure) < 0) {
 			b->failed = true;
 			prim_free(&p);
 			break;
