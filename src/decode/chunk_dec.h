@@ -56,6 +56,9 @@ struct dec {
 	bool stopped;                   /* the error line is written */
 	uint32_t saved[SV_MAX];
 	char prefix[48];                /* before each key: "mmat 2 " */
+	/* Counting a model's positions: their lengths under its scale,
+	 * taken at the first and given back at the model's end. */
+	struct lenmemo *memo;
 };
 
 void dec_put_raw_name(struct dec *d, const uint8_t *s, size_t n);

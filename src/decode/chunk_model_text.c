@@ -13,6 +13,7 @@
 #include "decode/chunk_dec.h"
 #include "util/bytes.h"
 #include "util/floatfmt.h"
+#include "util/lenmemo.h"
 #include "util/numfmt.h"
 
 /* ---- hit --------------------------------------------------------------- */
@@ -145,6 +146,36 @@ static char *put_head(char *o, const struct dec *d, const char *what,
 	return o;
 }
 
+/* One position column's length, its integer's and its scaled float's,
+ * as a byte: the integer's in the high four bits (at most 6), the
+ * float's in the low four (at most 15, "-1.17549435e-38"). */
+static uint8_t column_lens(int16_t v, float scale)
+{
+	size_t g9 = floatfmt_g9_len((float)v / 4096.0f * scale);
+	return (uint8_t)(numfmt_int_len(v) << 4 | g9);
+}
+
+/* The counted length of a position's text: the memo's, when one was
+ * free, learns each value once under this model's scale. */
+static char *count_position(char *o, struct dec *d, const int16_t v[3],
+			    uint32_t scale_bits, float scale)
+{
+	if (!d->memo)
+		d->memo = lenmemo_take(scale_bits);
+	o += sizeof " position" - 1 + sizeof " scaled" - 1 + 6;
+	for (int i = 0; i < 3; i++) {
+		uint16_t k = (uint16_t)v[i];
+		uint8_t x = d->memo ? lenmemo_get(d->memo, k) : 0;
+		if (!x) {
+			x = column_lens(v[i], scale);
+			if (d->memo)
+				lenmemo_set(d->memo, k, x);
+		}
+		o += (x >> 4) + (x & 15);
+	}
+	return o;
+}
+
 static char *put_position(char *o, struct dec *d, struct cursor *c)
 {
 	int16_t v[3];
@@ -153,6 +184,8 @@ static char *put_position(char *o, struct dec *d, struct cursor *c)
 	float scale;
 	uint32_t bits = d->saved[SV_SCALE];
 	memcpy(&scale, &bits, sizeof scale);
+	if (sb_counts_only(d->out))
+		return count_position(o, d, v, bits, scale);
 	o = PUT_LIT(o, " position");
 	for (int i = 0; i < 3; i++) {
 		*o++ = ' ';
@@ -167,37 +200,70 @@ static char *put_position(char *o, struct dec *d, struct cursor *c)
 	return o;
 }
 
+/* A column's bytes, taken at once: zeros past the array's end, which
+ * fewest_available keeps the lines from reaching. */
+static void take_column(struct cursor *c, uint8_t *b, size_t n)
+{
+	const uint8_t *p = cur_take(c, n);
+	if (p)
+		memcpy(b, p, n);
+	else
+		memset(b, 0, n);
+}
+
+/* Decimal lengths of a byte, without numfmt's general case: a counted
+ * vertex line has eight of them. */
+static unsigned u8_len(uint8_t v)
+{
+	return 1u + (v >= 10) + (v >= 100);
+}
+
+static unsigned s8_len(int8_t v)
+{
+	return v < 0 ? 1u + u8_len((uint8_t)-v) : u8_len((uint8_t)v);
+}
+
 static char *put_normal(char *o, struct dec *d, struct cursor *c)
 {
-	int8_t n[3];
-	for (int i = 0; i < 3; i++)
-		n[i] = (int8_t)cur_u8(c);
+	uint8_t b[4];
+	take_column(c, b, sizeof b);
+	if (sb_counts_only(d->out))
+		return o + sizeof " normal" - 1 + 3 + s8_len((int8_t)b[0]) +
+		       s8_len((int8_t)b[1]) + s8_len((int8_t)b[2]) +
+		       sizeof " strip " - 1 + u8_len(b[3]);
 	o = PUT_LIT(o, " normal");
 	for (int i = 0; i < 3; i++) {
 		*o++ = ' ';
-		o = put_int(o, d, n[i]);
+		o = numfmt_int(o, (int8_t)b[i]);
 	}
 	o = PUT_LIT(o, " strip ");
-	return put_uint(o, d, cur_u8(c));
+	return numfmt_uint(o, b[3]);
 }
 
 static char *put_colour(char *o, struct dec *d, struct cursor *c)
 {
+	uint8_t b[4];
+	take_column(c, b, sizeof b);
+	if (sb_counts_only(d->out))
+		return o + sizeof " colour" - 1 + 4 + u8_len(b[0]) +
+		       u8_len(b[1]) + u8_len(b[2]) + u8_len(b[3]);
 	o = PUT_LIT(o, " colour");
 	for (int i = 0; i < 4; i++) {
 		*o++ = ' ';
-		o = put_uint(o, d, cur_u8(c));
+		o = numfmt_uint(o, b[i]);
 	}
 	return o;
 }
 
 static char *put_st(char *o, struct dec *d, struct cursor *c)
 {
-	unsigned s = cur_u16(c);
+	uint8_t b[4];
+	take_column(c, b, sizeof b);
+	unsigned s = rd_u16le(b), t = rd_u16le(b + 2);
 	o = PUT_LIT(o, " st ");
 	o = put_uint(o, d, s);
 	*o++ = ' ';
-	return put_uint(o, d, cur_u16(c));
+	return put_uint(o, d, t);
 }
 
 typedef char *(*column_fn)(char *, struct dec *, struct cursor *);
@@ -375,6 +441,8 @@ void model_tail(struct dec *d)
 	}
 	for (uint32_t i = 0; i < mmats && !d->stopped; i++)
 		model_mmat(d, mtype, i);
+	lenmemo_give_back(d->memo);
+	d->memo = NULL;
 	d->prefix[0] = '\0';
 }
 

@@ -14,6 +14,7 @@
 #include "tree/tree.h"
 #include "tree/tree_internal.h"
 #include "util/bufpool.h"
+#include "util/lenmemo.h"
 #include "util/log.h"
 #include "util/strbuf.h"
 #include "util/vec.h"
@@ -44,7 +45,8 @@ int fs_init(struct fs *fs, size_t cache_size)
 	/* The pool's buffers were the cache's values, and the texts'
 	 * scratch holds what becomes them: both share its bound. */
 	bufpool_set_limit(cache_size / 16);
-	cache_reserve(fs->cache, cache_size / 16 + SB_SCRATCH_BYTES);
+	cache_reserve(fs->cache, cache_size / 16 + SB_SCRATCH_BYTES +
+		      LENMEMO_BYTES);
 	atomic_init(&fs->next_ino, 1);
 	fs->uid = getuid();
 	fs->gid = getgid();
@@ -76,6 +78,7 @@ void fs_destroy(struct fs *fs)
 	cache_free(fs->cache);
 	bufpool_drain();
 	sb_scratch_drain();
+	lenmemo_drain();
 	for (struct arena *a = fs->arenas, *next; a; a = next) {
 		next = a->next;
 		free(a);

@@ -76,8 +76,8 @@ const char *test_name(void *ctx, uint32_t index)
 	return index < sizeof names / sizeof names[0] ? names[index] : NULL;
 }
 
-static char *decode_bytes(const uint8_t *p, size_t len, uint16_t version,
-			  chunk_object_name_fn names)
+char *decode_bytes(const uint8_t *p, size_t len, uint16_t version,
+		   chunk_object_name_fn names)
 {
 	struct chunk_text_ctx ctx = { version, names, NULL };
 	struct strbuf sb = STRBUF_INIT;

@@ -9,12 +9,14 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
 #include "ccsf/ccsf.h"
 #include "decode/chunk_text.h"
+#include "util/bytes.h"
 #include "util/strbuf.h"
 #include "chunk_build.h"
 
@@ -386,6 +388,63 @@ static void test_model_rigid_without_arrays(void **state)
 	every_length(&c, 0x100);
 }
 
+/* A model of positions only (mtype 0x640) whose coordinates are every
+ * s16 value in turn, at the scale given; its byte length. */
+static size_t every_position_model(uint8_t *p, float scale, uint32_t vertices)
+{
+	uint8_t *o = p;
+	wr_u16le(o, CCSF_MODEL);
+	wr_u16le(o + 2, 0xcccc);
+	wr_u32le(o + 8, 3);                     /* model */
+	wr_f32le(o + 12, scale);
+	wr_u16le(o + 16, 0x640);
+	wr_u16le(o + 18, 1);                    /* mmats */
+	wr_u16le(o + 20, 0);                    /* flag */
+	wr_u16le(o + 22, 0);                    /* zoffs */
+	o[24] = 0x70;
+	memset(o + 25, 0xcd, 3);
+	wr_u32le(o + 28, 5);                    /* name */
+	wr_u32le(o + 32, 4);                    /* material */
+	wr_u32le(o + 36, vertices);
+	o += 40;
+	for (uint32_t i = 0; i < 3 * vertices; i++, o += 2)
+		wr_u16le(o, (uint16_t)i);
+	while ((o - p) % 4)
+		*o++ = 0;
+	size_t n = (size_t)(o - p);
+	wr_u32le(p + 4, (uint32_t)((n - 8) / 4));
+	return n;
+}
+
+/* A listing learns each position's length once a scale and then takes
+ * it from memory (util/lenmemo.h).  Every s16 value, at scales whose
+ * texts take every form (a sign, subnormal and infinite results, NaN),
+ * counted twice, the second time from memory: decode_bytes asserts the
+ * counted size is the text's both times. */
+static void test_model_every_position_counted(void **state)
+{
+	(void)state;
+	static const float scales[] = { 2.0f, -0.75f, 1e-41f, 3e38f, NAN };
+	const uint32_t vertices = 65536 / 3 + 1;
+	uint8_t *p = malloc(48 + 6 * (size_t)vertices);
+	assert_non_null(p);
+	for (size_t k = 0; k < sizeof scales / sizeof scales[0]; k++) {
+		size_t n = every_position_model(p, scales[k], vertices);
+		for (int pass = 0; pass < 2; pass++) {
+			char *text = decode_bytes(p, n, 0x100, test_name);
+			assert_non_null(strstr(text, "mmat 0 vertex 21845: "
+					       "position -1 0 1 scaled"));
+			free(text);
+		}
+	}
+	char *text = decode_bytes(p, every_position_model(p, 2.0f, vertices),
+				  0x100, test_name);
+	expect_line(text, "mmat 0 vertex 10922: position 32766 32767 -32768"
+		    " scaled 15.9990234 15.9995117 -16");
+	free(text);
+	free(p);
+}
+
 static void test_model_old_version_masks_mtype(void **state)
 {
 	(void)state;
@@ -522,6 +581,7 @@ int main(void)
 		cmocka_unit_test(test_clut),
 		cmocka_unit_test(test_clut_lying_count),
 		cmocka_unit_test(test_model_rigid),
+		cmocka_unit_test(test_model_every_position_counted),
 		cmocka_unit_test(test_model_rigid_without_arrays),
 		cmocka_unit_test(test_model_old_version_masks_mtype),
 		cmocka_unit_test(test_model_bone),
