@@ -202,7 +202,7 @@ static char *put_position(char *o, struct dec *d, struct cursor *c)
 
 /* A column's bytes, taken at once: zeros past the array's end, which
  * fewest_available keeps the lines from reaching. */
-static void take_column(struct cursor *c, uint8_t *b, size_t n)
+static inline void take_column(struct cursor *c, uint8_t *b, size_t n)
 {
 	const uint8_t *p = cur_take(c, n);
 	if (p)
