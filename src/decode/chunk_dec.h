@@ -56,8 +56,8 @@ struct dec {
 	bool stopped;                   /* the error line is written */
 	uint32_t saved[SV_MAX];
 	char prefix[48];                /* before each key: "mmat 2 " */
-	/* Counting a model's positions: their lengths under its scale,
-	 * taken at the first and given back at the model's end. */
+	/* A counted model's position lengths under its scale (NULL when
+	 * every table was busy), held while its mmats are counted. */
 	struct lenmemo *memo;
 };
 

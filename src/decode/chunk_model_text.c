@@ -155,14 +155,14 @@ static uint8_t column_lens(int16_t v, float scale)
 	return (uint8_t)(numfmt_int_len(v) << 4 | g9);
 }
 
-/* The counted length of a position's text: the memo's, when one was
- * free, learns each value once under this model's scale. */
+/* The counted length of a position's text; the model's memo, when it
+ * has one, learns each value once under its scale. */
 static char *count_position(char *o, struct dec *d, const int16_t v[3],
-			    uint32_t scale_bits, float scale)
+			    float scale)
 {
-	if (!d->memo)
-		d->memo = lenmemo_take(scale_bits);
-	o += sizeof " position" - 1 + sizeof " scaled" - 1 + 6;
+	/* " position", a space before each integer, " scaled", a space
+	 * before each float. */
+	o += sizeof " position" - 1 + 3 + sizeof " scaled" - 1 + 3;
 	for (int i = 0; i < 3; i++) {
 		uint16_t k = (uint16_t)v[i];
 		uint8_t x = d->memo ? lenmemo_get(d->memo, k) : 0;
@@ -185,7 +185,7 @@ static char *put_position(char *o, struct dec *d, struct cursor *c)
 	uint32_t bits = d->saved[SV_SCALE];
 	memcpy(&scale, &bits, sizeof scale);
 	if (sb_counts_only(d->out))
-		return count_position(o, d, v, bits, scale);
+		return count_position(o, d, v, scale);
 	o = PUT_LIT(o, " position");
 	for (int i = 0; i < 3; i++) {
 		*o++ = ' ';
@@ -439,6 +439,10 @@ void model_tail(struct dec *d)
 		dec_stop_because(d, "mtype bit 0x02: a layout no file uses");
 		return;
 	}
+	/* A text that starts counting later (one that outgrew the scratch)
+	 * counts this model without. */
+	if (sb_counts_only(d->out))
+		d->memo = lenmemo_take(d->saved[SV_SCALE]);
 	for (uint32_t i = 0; i < mmats && !d->stopped; i++)
 		model_mmat(d, mtype, i);
 	lenmemo_give_back(d->memo);
