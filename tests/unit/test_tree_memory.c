@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* test_tree_memory.c - what the daemon holds outside the cache's entries
  * is charged to its bound (cache_size) from the start: the buffer pool,
- * the texts' scratch buffers and the tree's own records; and a made text
+ * the texts' scratch buffers, the remembered lengths and the tree's own
+ * records; and a made text
  * longer than the scratch is held once, at its counted size. */
 #include "config.h"
 
@@ -10,6 +11,7 @@
 #include "testutil.h"
 #include "cache/cache.h"
 #include "tree/tree.h"
+#include "util/lenmemo.h"
 #include "util/strbuf.h"
 
 static size_t reserved(struct fs *fs)
@@ -19,13 +21,15 @@ static size_t reserved(struct fs *fs)
 	return st.reserved;
 }
 
-static void pool_and_scratch_are_charged_at_start(void **state)
+static void pool_scratch_and_memo_are_charged_at_start(void **state)
 {
 	(void)state;
 	struct fs fs;
 	assert_int_equal(fs_init(&fs, 64u << 20), 0);
-	/* A sixteenth for the pool, and every scratch buffer. */
-	assert_int_equal(reserved(&fs), (4u << 20) + SB_SCRATCH_BYTES);
+	/* A sixteenth for the pool, every scratch buffer and every table
+	 * of remembered lengths. */
+	assert_int_equal(reserved(&fs), (4u << 20) + SB_SCRATCH_BYTES +
+			 LENMEMO_BYTES);
 	fs_destroy(&fs);
 }
 
@@ -102,7 +106,7 @@ static void long_text_is_made_at_its_counted_size(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(pool_and_scratch_are_charged_at_start),
+		cmocka_unit_test(pool_scratch_and_memo_are_charged_at_start),
 		cmocka_unit_test(tree_records_are_charged_as_they_grow),
 		cmocka_unit_test(long_text_is_made_at_its_counted_size),
 	};
