@@ -19,7 +19,28 @@ struct writer {
 	struct strbuf *obj;
 	struct material_set mats;
 	uint32_t vt_count, vn_count;    /* written so far (v = vertices) */
+	/* The face numbers written last, by number mod 4: a strip's faces
+	 * share two corners with the one before, so each number of a strip
+	 * is formatted once, not three times.  v 0 is empty (OBJ counts
+	 * from 1). */
+	struct face_number {
+		uint64_t v;
+		char text[32];          /* 20 digits at most, 16 copied */
+		size_t n;
+	} recent[4];
 };
+
+/* v's text (16 bytes to read) and its length. */
+static const char *face_number(struct writer *w, uint64_t v, size_t *n)
+{
+	struct face_number *r = &w->recent[v & 3];
+	if (r->v != v) {
+		r->v = v;
+		r->n = (size_t)(numfmt_uint(r->text, v) - r->text);
+	}
+	*n = r->n;
+	return r->text;
+}
 
 /* A line's numbers, or only their lengths when the text is counted
  * (sb_counts_only): what lies at o then means nothing. */
@@ -115,9 +136,12 @@ static void put_f(struct writer *w, const struct model_mmat *mm,
 	for (int k = 0; k < 3; k++) {
 		*o++ = ' ';
 		uint64_t v = (uint64_t)f[k] + 1;
-		char num[32];           /* 20 digits at most, 16 copied */
-		size_t n = count ? numfmt_uint_len(v)
-				 : (size_t)(numfmt_uint(num, v) - num);
+		size_t n;
+		const char *num = NULL;
+		if (count)
+			n = numfmt_uint_len(v);
+		else
+			num = face_number(w, v, &n);
 		o = put_same_index(o, num, n, count);
 		uint32_t local = f[k] - mm->first_vertex;
 		uint64_t vt = (uint64_t)vt_base + local + 1;
