@@ -46,8 +46,9 @@ static uint32_t scene_texture(struct scene_build *b,
 	if (rc == 0 && !room)
 		rc = -ENOMEM;
 	if (rc == 0)
-		rc = texture_png_into(&job.img, job.tex.psm, &job.pal, room,
-				      png_len, &job.why);
+		rc = texture_png_into(&job.img, job.tex.psm, &job.pal,
+				      b->g.measure ? NULL : room, png_len,
+				      &job.why);
 	if (rc < 0 && room)
 		memset(room, 0, png_len);       /* no stale bytes in the file */
 	indexed_image_free(&job.img);

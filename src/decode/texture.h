@@ -146,7 +146,9 @@ int texture_png_size(uint32_t width, uint32_t height, uint8_t psm,
 
 /* texture_png's file without text, written at out, which has room for
  * exactly size bytes: texture_png_size's (-EINVAL otherwise).  For a
- * writer that holds the room already (scene.glb's buffer). */
+ * writer that holds the room already (scene.glb's buffer).  With out
+ * NULL, only whether it can be written (every index in the palette):
+ * what a measure needs, without the checksums. */
 int texture_png_into(const struct indexed_image *img, uint8_t psm,
 		     const struct palette *pal, uint8_t *out, size_t size,
 		     struct reason *why);

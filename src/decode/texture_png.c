@@ -462,7 +462,8 @@ int texture_png_into(const struct indexed_image *img, uint8_t psm,
 			   "PNG of %zu", size, png_stored_size(&p));
 		return -EINVAL;
 	}
-	png_stored_write(&p, img->index, out);
+	if (out)
+		png_stored_write(&p, img->index, out);
 	return 0;
 }
 

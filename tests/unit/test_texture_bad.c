@@ -194,6 +194,18 @@ static void index_past_palette_names_pixel(void **state)
 				     &why), -EINVAL);
 	assert_null(png);
 	assert_reason(why.text, "pixel (1, 1) has index 16");
+	/* And a scene's measure, which checks without writing: the same
+	 * refusal, and a yes once the index is in the palette. */
+	size_t size;
+	assert_int_equal(texture_png_size(2, 2, 0x13, &pal, NULL, 0, &size), 0);
+	why.text[0] = '\0';
+	assert_int_equal(texture_png_into(&small, 0x13, &pal, NULL, size,
+					  &why), -EINVAL);
+	assert_reason(why.text, "pixel (1, 1) has index 16");
+	index[3] = 15;
+	assert_int_equal(texture_png_into(&small, 0x13, &pal, NULL, size,
+					  &why), 0);
+	index[3] = 16;
 	assert_int_equal(texture_png(&small, 0x00, &pal, NULL, 0, &png, &len,
 				     &why), -EINVAL);
 	assert_reason(why.text, "psm 0x00");
