@@ -4,7 +4,8 @@
  * A listing measures every model.txt, and most of that went to finding
  * how long each position's "%.9g" text is.  A model's positions are its
  * s16 values times one scale, so under that scale there are at most
- * 65536 of them, and a disc's models share few scales.  A slot holds
+ * 65536 of them, and models of one scale share them (the bench disc's
+ * use three scales; a new scale costs a cleared slot).  A slot holds
  * one key's lengths, a byte per value, learnt as they are asked for.
  * The slots are shared by every thread, as strbuf's scratch is: libfuse
  * hands requests to any of its workers, and two cores measure only a
