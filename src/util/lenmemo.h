@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* lenmemo.h - text lengths of a 16-bit value under a key, remembered.
  *
- * A listing measures every model.txt, and most of that went to finding
+ * A listing measures every model.txt, and half of that went to finding
  * how long each position's "%.9g" text is.  A model's positions are its
  * s16 values times one scale, so under that scale there are at most
  * 65536 of them, and models of one scale share them (the bench disc's
