@@ -121,12 +121,6 @@ static char *put_int(char *o, const struct dec *d, int64_t v)
 	return numfmt_int_or_skip(o, v, sb_counts_only(d->out));
 }
 
-static char *put_g9(char *o, const struct dec *d, float f)
-{
-	return o + (sb_counts_only(d->out) ? floatfmt_g9_len(f)
-					   : floatfmt_g9(f, o));
-}
-
 static char *line_start(struct dec *d)
 {
 	return sb_line_start(d->out, LINE_ROOM);
@@ -189,13 +183,13 @@ static char *put_position(char *o, struct dec *d, struct cursor *c)
 	o = PUT_LIT(o, " position");
 	for (int i = 0; i < 3; i++) {
 		*o++ = ' ';
-		o = put_int(o, d, v[i]);
+		o = numfmt_int(o, v[i]);
 	}
 	o = PUT_LIT(o, " scaled");
 	/* In single precision, as VU1 does: itof12, then the scale. */
 	for (int i = 0; i < 3; i++) {
 		*o++ = ' ';
-		o = put_g9(o, d, (float)v[i] / 4096.0f * scale);
+		o += floatfmt_g9((float)v[i] / 4096.0f * scale, o);
 	}
 	return o;
 }
@@ -211,46 +205,27 @@ static inline void take_column(struct cursor *c, uint8_t *b, size_t n)
 		memset(b, 0, n);
 }
 
-/* Decimal lengths of a byte, without numfmt's general case: a counted
- * vertex line has eight of them. */
-static unsigned u8_len(uint8_t v)
-{
-	return 1u + (v >= 10) + (v >= 100);
-}
-
-static unsigned s8_len(int8_t v)
-{
-	return v < 0 ? 1u + u8_len((uint8_t)-v) : u8_len((uint8_t)v);
-}
-
 static char *put_normal(char *o, struct dec *d, struct cursor *c)
 {
 	uint8_t b[4];
 	take_column(c, b, sizeof b);
-	if (sb_counts_only(d->out))
-		return o + sizeof " normal" - 1 + 3 + s8_len((int8_t)b[0]) +
-		       s8_len((int8_t)b[1]) + s8_len((int8_t)b[2]) +
-		       sizeof " strip " - 1 + u8_len(b[3]);
 	o = PUT_LIT(o, " normal");
 	for (int i = 0; i < 3; i++) {
 		*o++ = ' ';
-		o = numfmt_int(o, (int8_t)b[i]);
+		o = put_int(o, d, (int8_t)b[i]);
 	}
 	o = PUT_LIT(o, " strip ");
-	return numfmt_uint(o, b[3]);
+	return put_uint(o, d, b[3]);
 }
 
 static char *put_colour(char *o, struct dec *d, struct cursor *c)
 {
 	uint8_t b[4];
 	take_column(c, b, sizeof b);
-	if (sb_counts_only(d->out))
-		return o + sizeof " colour" - 1 + 4 + u8_len(b[0]) +
-		       u8_len(b[1]) + u8_len(b[2]) + u8_len(b[3]);
 	o = PUT_LIT(o, " colour");
 	for (int i = 0; i < 4; i++) {
 		*o++ = ' ';
-		o = numfmt_uint(o, b[i]);
+		o = put_uint(o, d, b[i]);
 	}
 	return o;
 }

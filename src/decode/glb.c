@@ -114,21 +114,24 @@ static const char *vec_type(unsigned ncomp)
 	return ncomp >= 1 && ncomp <= 4 ? names[ncomp - 1] : "MAT4";
 }
 
-/* POSITION's bounds, every vertex of a scene: with the width fixed the
- * compiler keeps the six in registers, where the general loop reloaded
- * them for each float. */
-static void bounds3(const float *v, uint32_t count, float min[3],
-		    float max[3])
+/* The per-component bounds of count elements (ncomp at most 16), into
+ * min and max.  Inlined with ncomp a constant for POSITION (every vertex
+ * of a scene): kept in locals, which v cannot alias, the bounds then
+ * stay in registers instead of being stored and reloaded per float. */
+static inline __attribute__((always_inline)) void
+bounds(const float *v, uint32_t count, unsigned ncomp, float *min,
+       float *max)
 {
-	float lo[3] = { min[0], min[1], min[2] };
-	float hi[3] = { max[0], max[1], max[2] };
-	for (uint32_t i = 0; i < count; i++, v += 3)
-		for (unsigned c = 0; c < 3; c++) {
+	float lo[16], hi[16];
+	memcpy(lo, min, ncomp * sizeof *lo);
+	memcpy(hi, max, ncomp * sizeof *hi);
+	for (uint32_t i = 0; i < count; i++, v += ncomp)
+		for (unsigned c = 0; c < ncomp; c++) {
 			lo[c] = v[c] < lo[c] ? v[c] : lo[c];
 			hi[c] = v[c] > hi[c] ? v[c] : hi[c];
 		}
-	memcpy(min, lo, sizeof lo);
-	memcpy(max, hi, sizeof hi);
+	memcpy(min, lo, ncomp * sizeof *lo);
+	memcpy(max, hi, ncomp * sizeof *hi);
 }
 
 uint32_t glb_floats(struct glb *g, const float *v, uint32_t count,
@@ -140,14 +143,9 @@ uint32_t glb_floats(struct glb *g, const float *v, uint32_t count,
 		max[c] = -INFINITY;
 	}
 	if (with_bounds && ncomp == 3)
-		bounds3(v, count, min, max);
-	else
-		for (uint32_t i = 0; with_bounds && i < count; i++)
-			for (unsigned c = 0; c < ncomp; c++) {
-				float x = v[(size_t)i * ncomp + c];
-				min[c] = x < min[c] ? x : min[c];
-				max[c] = x > max[c] ? x : max[c];
-			}
+		bounds(v, count, 3, min, max);
+	else if (with_bounds)
+		bounds(v, count, ncomp, min, max);
 	uint32_t view = glb_view(g, v, (size_t)count * ncomp * sizeof *v,
 				 target);
 	return glb_accessor(g, view, GLB_F32, count, vec_type(ncomp), false,

@@ -137,11 +137,7 @@ static void put_f(struct writer *w, const struct model_mmat *mm,
 		*o++ = ' ';
 		uint64_t v = (uint64_t)f[k] + 1;
 		size_t n;
-		const char *num = NULL;
-		if (count)
-			n = numfmt_uint_len(v);
-		else
-			num = face_number(w, v, &n);
+		const char *num = face_number(w, v, &n);
 		o = put_same_index(o, num, n, count);
 		uint32_t local = f[k] - mm->first_vertex;
 		uint64_t vt = (uint64_t)vt_base + local + 1;

@@ -181,19 +181,21 @@ struct placing {
 	uint16_t *joint_of_slot;        /* per slot: index in the skin */
 };
 
+static void put_weights(struct prim *p, uint32_t k, uint16_t *j, double *w,
+			unsigned n);
+
+/* A bone vertex: its node's joint, the whole weight. */
 static void place_bone(const struct placing *pl, const struct model_mesh *m,
 		       const struct model_mmat *mm, struct prim *p, uint32_t k,
 		       const struct model_vertex *v)
 {
-	double o[3];
+	double o[3], one = 1;
 	model_pose_vertex(m, mm, v, pl->pose, pl->clump, o, NULL);
 	for (int i = 0; i < 3; i++)
 		p->pos[3 * k + i] = fin((float)o[i]);
-	if (!p->sizes_only) {
-		p->joints[4 * k] = v->node < pl->clump->count
-				   ? pl->joint_of_slot[v->node] : 0;
-		p->weights[4 * k] = 1;
-	}
+	uint16_t joint = v->node < pl->clump->count
+			 ? pl->joint_of_slot[v->node] : 0;
+	put_weights(p, k, &joint, &one, 1);
 	put_attributes(p, k, v, pose_slot_world(pl->pose, pl->clump, v->node));
 }
 
