@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 static void reads_little_endian(void **state)
 {
@@ -172,6 +173,24 @@ static void integers_as_printf_prints_them(void **state)
 	assert_memory_equal(tail, "005", 3);
 }
 
+/* The 32-bit path writes eight digits at once, each from its own lane
+ * of one multiply: a million values spread over every length and every
+ * digit in every place (the stride is prime to ten), each against
+ * printf, with the bytes after the text left alone. */
+static void every_lane_of_the_eight_digit_path(void **state)
+{
+	(void)state;
+	char got[32], want[32];
+	for (uint64_t v = 0; v <= UINT32_MAX; v += v < 100000 ? 1 : 4093) {
+		memset(got, '#', sizeof got);
+		char *end = numfmt_uint(got, v);
+		int n = snprintf(want, sizeof want, "%llu", (unsigned long long)v);
+		if (end - got != n || memcmp(got, want, (size_t)n) != 0)
+			fail_msg("%llu written as %.*s", (unsigned long long)v,
+				 (int)(end - got), got);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -185,6 +204,7 @@ int main(void)
 		cmocka_unit_test(vec_refuses_overflow_and_keeps_the_array),
 		cmocka_unit_test(sizes_as_options_take_them),
 		cmocka_unit_test(integers_as_printf_prints_them),
+		cmocka_unit_test(every_lane_of_the_eight_digit_path),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
