@@ -16,13 +16,13 @@
 
 /* ---- numbers ----------------------------------------------------------- */
 
-/* k / 256 for every k, as the digits after the point with trailing zeros
- * dropped: every fixed-point value of the format (s8 / 64, colour / 128,
- * S / 256) is an integer plus one of these, so they print exactly, by
- * table. */
+/* k / 256 for every k, as the point and the digits after it, trailing
+ * zeros dropped, and nothing for 0: every fixed-point value of the
+ * format (s8 / 64, colour / 128, S / 256) is an integer plus one of
+ * these, so they print exactly, by table. */
 static struct {
-	char digits[8];
-	uint8_t len;
+	char text[9];
+	uint8_t len;            /* of the text: 0, or 2 to 9 */
 } frac256[256];
 
 /* Made before main, not with a pthread_once on every number: with that
@@ -31,11 +31,12 @@ static struct {
 __attribute__((constructor)) static void make_frac256(void)
 {
 	for (unsigned k = 0; k < 256; k++) {
-		numfmt_digits(frac256[k].digits + 8, k * 390625ull, 8);
-		unsigned n = 8;
-		while (n && frac256[k].digits[n - 1] == '0')
+		frac256[k].text[0] = '.';
+		numfmt_digits(frac256[k].text + 9, k * 390625ull, 8);
+		unsigned n = 9;
+		while (n > 1 && frac256[k].text[n - 1] == '0')
 			n--;
-		frac256[k].len = (uint8_t)n;
+		frac256[k].len = (uint8_t)(n > 1 ? n : 0);
 	}
 }
 
@@ -53,26 +54,23 @@ static struct dyadic dyadic_of(int32_t v, unsigned shift)
 	return (struct dyadic){ v < 0, u >> shift, (u << (8 - shift)) & 0xff };
 }
 
-/* v / 2^shift, exactly, without trailing zeros. */
+/* v / 2^shift, exactly, without trailing zeros.  The sign and the
+ * fraction are written whether there or not, and counted only when
+ * they are: whether a normal is negative or a coordinate whole is the
+ * data's whim, and branching on it cost more than the bytes. */
 char *obj_put_dyadic(char *o, int32_t v, unsigned shift)
 {
 	struct dyadic x = dyadic_of(v, shift);
-	if (x.negative)
-		*o++ = '-';
-	o = numfmt_uint(o, x.whole);
-	if (x.frac) {
-		*o++ = '.';
-		memcpy(o, frac256[x.frac].digits, 8);
-		o += frac256[x.frac].len;
-	}
-	return o;
+	*o = '-';
+	o = numfmt_uint(o + x.negative, x.whole);
+	memcpy(o, frac256[x.frac].text, 9);
+	return o + frac256[x.frac].len;
 }
 
 size_t obj_dyadic_len(int32_t v, unsigned shift)
 {
 	struct dyadic x = dyadic_of(v, shift);
-	return x.negative + numfmt_uint_len(x.whole) +
-	       (x.frac ? 1u + frac256[x.frac].len : 0);
+	return x.negative + numfmt_uint_len(x.whole) + frac256[x.frac].len;
 }
 
 /* ---- lines ------------------------------------------------------------- */

@@ -6,12 +6,15 @@
 
 #include <errno.h>
 #include <locale.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "testutil.h"
 #include "ccsw.h"
 #include "decode/model.h"
+#include "decode/model_fmt.h"
 #include "model_build.h"
 
 /* ---- rigid ------------------------------------------------------------- */
@@ -327,6 +330,35 @@ static void test_float_text(void **state)
 	free(c.p);
 }
 
+/* The fixed-point columns (vt, vn, colours) against printf's exact
+ * decimal, trailing zeros dropped, and their counted lengths: every
+ * value a normal, colour or ST can hold, at every shift, and the int32
+ * edges; the bytes after the text are the writer's own. */
+static void test_dyadic_text(void **state)
+{
+	(void)state;
+	char got[64], want[64];
+	const int32_t edges[] = { INT32_MIN, INT32_MIN + 1, INT32_MAX };
+	for (unsigned shift = 1; shift <= 8; shift++) {
+		for (int64_t v = -70000; v <= 70000 + 3; v++) {
+			int32_t x = v <= 70000 ? (int32_t)v : edges[v - 70001];
+			memset(got, '#', sizeof got);
+			char *end = obj_put_dyadic(got, x, shift);
+			snprintf(want, sizeof want, "%.8f", (double)x / (1 << shift));
+			char *p = want + strlen(want) - 1;
+			while (*p == '0')
+				*p-- = '\0';
+			if (*p == '.')
+				*p = '\0';
+			size_t n = strlen(want);
+			if ((size_t)(end - got) != n || memcmp(got, want, n) != 0 ||
+			    obj_dyadic_len(x, shift) != n)
+				fail_msg("%d / 2^%u written as %.*s", (int)x, shift,
+					 (int)(end - got), got);
+		}
+	}
+}
+
 /* ---- determinism ------------------------------------------------------- */
 
 static void test_same_bytes_in_any_locale(void **state)
@@ -372,6 +404,7 @@ int main(void)
 		cmocka_unit_test(test_bone_and_skin),
 		cmocka_unit_test(test_hit),
 		cmocka_unit_test(test_float_text),
+		cmocka_unit_test(test_dyadic_text),
 		cmocka_unit_test(test_same_bytes_in_any_locale),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
