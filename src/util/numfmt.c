@@ -10,8 +10,9 @@
 
 #include "util/numfmt.h"
 
-/* Two digits at a time: output is mostly digits, and one division per
- * pair instead of per digit made OBJ writing a third faster. */
+/* Two digits at a time, for numbers of more than 32 bits and for
+ * numfmt_digits: one division per pair instead of per digit made OBJ
+ * writing a third faster, before the lanes below. */
 static const char digit_pairs[] =
 	"00010203040506070809101112131415161718192021222324252627282930313233"
 	"34353637383940414243444546474849505152535455565758596061626364656667"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* numfmt.h - integers as text for the decoded files (a digit pair per
- * division, for OBJ faces), and sizes as the options take them.  Floats
- * are util/floatfmt.h's. */
+/* numfmt.h - integers as text for the decoded files (up to eight digits
+ * at once, for OBJ faces and floats' digits), and sizes as the options
+ * take them.  Floats are util/floatfmt.h's. */
 #ifndef CCSFS_NUMFMT_H
 #define CCSFS_NUMFMT_H
 
