@@ -50,7 +50,8 @@ void glb_reserve(struct glb *g, size_t n);
 uint32_t glb_item(struct glb_list *l);
 
 /* Copies n bytes into the buffer, 4-aligned, as a new buffer view
- * (target 0: none, as an image's view must be).  Returns its index. */
+ * (target 0: none, as an image's view must be).  Returns its index.  A
+ * measure only counts them: bytes may then be NULL. */
 uint32_t glb_view(struct glb *g, const void *bytes, size_t n, int target);
 
 /* Room for n bytes in the buffer, 4-aligned, as a new buffer view whose

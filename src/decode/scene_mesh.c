@@ -13,7 +13,7 @@
 #include "decode/model_pose.h"
 #include "decode/scene_int.h"
 
-/* The vertex arrays of one primitive; NULL arrays are left out. */
+/* The vertex arrays of one primitive, and which attributes it has. */
 struct prim {
 	uint32_t count;
 	float *pos, *normal, *uv, *weights;
@@ -21,8 +21,10 @@ struct prim {
 	uint16_t *joints;
 	uint32_t *index;
 	uint32_t index_count;
-	/* A measure: only the positions are filled, for their bounds; the
-	 * other arrays count their bytes and are never read. */
+	bool has_normal, has_colour, has_uv, skinned;
+	/* A measure: only the positions and indices are made, for the
+	 * bounds and the count; the other attributes only count their
+	 * bytes, so their arrays stay NULL. */
 	bool sizes_only;
 };
 
@@ -49,20 +51,27 @@ static int prim_alloc(struct prim *p, const struct model_mmat *mm,
 	size_t n = mm->vertex_count ? mm->vertex_count : 1;
 	memset(p, 0, sizeof *p);
 	p->count = mm->vertex_count;
+	p->has_normal = mm->has_normal;
+	p->has_colour = mm->has_colour;
+	p->has_uv = mm->has_st;
+	p->skinned = skinned;
 	p->sizes_only = sizes_only;
 	p->pos = malloc(n * 3 * sizeof(float));
 	p->index = malloc((mm->face_count ? mm->face_count : 1) * 3 *
 			  sizeof(uint32_t));
-	p->normal = mm->has_normal ? malloc(n * 3 * sizeof(float)) : NULL;
-	p->colour = mm->has_colour ? malloc(n * 4) : NULL;
-	p->uv = mm->has_st ? malloc(n * 2 * sizeof(float)) : NULL;
+	if (!p->pos || !p->index)
+		return -ENOMEM;
+	if (sizes_only)
+		return 0;
+	p->normal = p->has_normal ? malloc(n * 3 * sizeof(float)) : NULL;
+	p->colour = p->has_colour ? malloc(n * 4) : NULL;
+	p->uv = p->has_uv ? malloc(n * 2 * sizeof(float)) : NULL;
 	if (skinned) {
 		p->joints = calloc(n * 4, sizeof(uint16_t));
 		p->weights = calloc(n * 4, sizeof(float));
 	}
-	if (!p->pos || !p->index || (mm->has_normal && !p->normal) ||
-	    (mm->has_colour && !p->colour) || (mm->has_st && !p->uv) ||
-	    (skinned && (!p->joints || !p->weights)))
+	if ((p->has_normal && !p->normal) || (p->has_colour && !p->colour) ||
+	    (p->has_uv && !p->uv) || (skinned && (!p->joints || !p->weights)))
 		return -ENOMEM;
 	return 0;
 }
@@ -114,22 +123,24 @@ static void put_key_index(struct strbuf *o, const char *name, uint32_t index)
 	sb_put_u64(o, index);
 }
 
+/* An attribute the primitive has (v NULL when measuring: its bytes are
+ * only counted). */
 static void put_attribute(struct scene_build *b, struct strbuf *o,
-			  const char *name, const float *v, uint32_t n,
-			  unsigned ncomp, bool bounds)
+			  const char *name, bool has, const float *v,
+			  uint32_t n, unsigned ncomp, bool bounds)
 {
-	if (!v)
+	if (!has)
 		return;
 	put_key_index(o, name, glb_floats(&b->g, v, n, ncomp, bounds,
 					  GLB_ARRAY_BUFFER));
 }
 
-/* A VEC4 attribute of bytes or shorts (ctype), when v is not NULL. */
+/* A VEC4 attribute of bytes or shorts (ctype), when it has one. */
 static void put_vec4_ints(struct scene_build *b, struct strbuf *o,
-			  const char *name, const void *v, uint32_t n,
-			  int ctype, bool normalized)
+			  const char *name, bool has, const void *v,
+			  uint32_t n, int ctype, bool normalized)
 {
-	if (!v)
+	if (!has)
 		return;
 	uint32_t view = glb_view(&b->g, v, (size_t)n * 4 *
 				 (ctype == GLB_U8 ? 1 : 2), GLB_ARRAY_BUFFER);
@@ -145,12 +156,16 @@ static void put_primitive(struct scene_build *b, struct strbuf *o,
 	sb_puts(o, first ? "{\"attributes\":{" : ",{\"attributes\":{");
 	sb_printf(o, "\"POSITION\":%" PRIu32,
 		  glb_floats(&b->g, p->pos, p->count, 3, true, GLB_ARRAY_BUFFER));
-	put_attribute(b, o, "NORMAL", p->normal, p->count, 3, false);
-	put_vec4_ints(b, o, "COLOR_0", p->colour, p->count, GLB_U8, true);
-	put_attribute(b, o, "TEXCOORD_0", p->uv, p->count, 2, false);
-	put_vec4_ints(b, o, "JOINTS_0", p->joints, p->count, GLB_U16, false);
-	if (p->joints)
-		put_attribute(b, o, "WEIGHTS_0", p->weights, p->count, 4, false);
+	put_attribute(b, o, "NORMAL", p->has_normal, p->normal, p->count, 3,
+		      false);
+	put_vec4_ints(b, o, "COLOR_0", p->has_colour, p->colour, p->count,
+		      GLB_U8, true);
+	put_attribute(b, o, "TEXCOORD_0", p->has_uv, p->uv, p->count, 2,
+		      false);
+	put_vec4_ints(b, o, "JOINTS_0", p->skinned, p->joints, p->count,
+		      GLB_U16, false);
+	put_attribute(b, o, "WEIGHTS_0", p->skinned, p->weights, p->count, 4,
+		      false);
 	/* Indices in 16 bits where the vertices allow: half the bytes. */
 	bool narrow = p->count <= 65535;
 	if (narrow) {
