@@ -20,9 +20,9 @@ static bool try_take(struct lenmemo *m)
 	return atomic_compare_exchange_strong(&m->busy, &idle, true);
 }
 
-/* A free slot other than the one that holds key: the least recently used
- * one, marked busy; NULL when none is free.  Two threads can pick the same
- * one; the loser tries the next oldest. */
+/* The least recently used free slot, marked busy; NULL when none is
+ * free.  Two threads can pick the same one; the loser tries the next
+ * oldest. */
 static struct lenmemo *take_oldest(void)
 {
 	bool tried[LENMEMO_SLOTS] = { false };

@@ -35,10 +35,10 @@ void chunk_end(struct chunk *c);
 
 /* The object names the tests' chunks point at, by index. */
 const char *test_name(void *ctx, uint32_t index);
-/* The text of the first len bytes, with these names (or none). */
 /* The text of a chunk built elsewhere, larger than struct chunk holds. */
 char *decode_bytes(const uint8_t *p, size_t len, uint16_t version,
 		   chunk_object_name_fn names);
+/* The text of the first len bytes, with these names (or none). */
 char *decode_with(const struct chunk *c, size_t len, uint16_t version,
 		  chunk_object_name_fn names);
 /* The text of the whole chunk, with test_name's names. */
