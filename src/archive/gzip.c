@@ -296,14 +296,12 @@ static bool libdeflate_on = true;
  * true one is then the smallest, and the next reading up (the true one
  * shifted in, over CRC bytes: ~256 times it) is only tried if it fails,
  * where taking the largest reserved ~65536 times the member. */
-static unsigned isize_guesses(const uint8_t *in, size_t n, size_t max_out,
-			      size_t guess[9])
+static unsigned isize_guesses(const uint8_t *in, size_t n, size_t head,
+			      size_t max_out, size_t guess[9])
 {
 	size_t last = n;
 	while (last > 0 && in[last - 1] == 0)
 		last--;
-	struct gzip_header h;
-	size_t head = gzip_parse_header(in, n, &h) == 0 ? h.length : 10;
 	size_t data = last > head + 8 ? last - head - 8 : 0;
 	size_t floor = data / 10 * 9;
 	unsigned count = 0;
@@ -341,8 +339,12 @@ static size_t prefault_span(size_t guess, size_t compressed)
 
 /* The whole member in one read, inflated by libdeflate into a buffer of
  * its final size: about twice zlib's speed.  Returns 1 when zlib must do
- * it instead (a broken member, whose partial bytes and message only a
- * streaming inflate gives, or a size the trailer does not tell). */
+ * it instead: a broken member, whose partial bytes and message only a
+ * streaming inflate gives; a size the trailer does not tell; or a header
+ * in another form than the archives' (gzip_parse_header's), where zlib
+ * checks what libdeflate skips, such as a header CRC (found by
+ * fuzz/fuzz_gzip: libdeflate took a member whose header CRC zlib
+ * refused). */
 static int libdeflate_inflate_member(const struct blob *b, uint64_t off,
 				     uint64_t extent, size_t max_out,
 				     uint8_t **out, size_t *out_len,
@@ -355,9 +357,12 @@ static int libdeflate_inflate_member(const struct blob *b, uint64_t off,
 	if (!in)
 		return -ENOMEM;
 	ssize_t got = blob_read(b, in, (size_t)end, off);
+	struct gzip_header h;
 	size_t guess[9];
-	unsigned guesses = got == (ssize_t)end ?
-			   isize_guesses(in, (size_t)end, max_out, guess) : 0;
+	unsigned guesses = got == (ssize_t)end &&
+			   gzip_parse_header(in, (size_t)end, &h) == 0 ?
+			   isize_guesses(in, (size_t)end, h.length, max_out,
+					 guess) : 0;
 	struct libdeflate_decompressor *d =
 		guesses ? libdeflate_alloc_decompressor() : NULL;
 	uint8_t *buf = NULL;

@@ -344,6 +344,48 @@ static void bytes_after_member_are_noticed(void **state)
 	blob_close(&b);
 }
 
+/* A header with FHCRC (not the archives' form): its CRC16 checked on
+ * both paths, a wrong one refused with the same reason, a right one
+ * inflated.  libdeflate skipped the check (found by fuzz/fuzz_gzip). */
+static void header_crc_is_checked(void **state)
+{
+	(void)state;
+	static const uint8_t text[] = "header crc";
+	struct gzw_opts o = { 6, 0, GZW_GOOD };
+	size_t n;
+	uint8_t *m = gzw_member("", text, sizeof text, &o, &n);
+	uint8_t *buf = malloc(n + 2);
+	memcpy(buf, m, 10);
+	buf[3] = 0x02;                          /* FHCRC, no name */
+	uint16_t crc = (uint16_t)crc32(0, buf, 10);
+	size_t deflate = m[3] & 0x08 ? 10 + strlen((const char *)m + 10) + 1 : 10;
+	memcpy(buf + 12, m + deflate, n - deflate);
+	size_t len = 12 + n - deflate;
+	for (int wrong = 0; wrong < 2; wrong++) {
+		uint16_t c = (uint16_t)(crc ^ wrong);
+		buf[10] = (uint8_t)c;
+		buf[11] = (uint8_t)(c >> 8);
+		struct blob b = blob_from_bytes(buf, len);
+		struct gzip_result r;
+		uint8_t *out = NULL;
+		size_t out_len = 0;
+		int rc = gzip_inflate_member(&b, 0, len, 1 << 20, &out,
+					     &out_len, &r);
+		if (wrong) {
+			assert_int_equal(rc, -EIO);
+			assert_string_equal(r.error.text, "header crc mismatch");
+		} else {
+			assert_int_equal(rc, 0);
+			assert_int_equal(out_len, sizeof text);
+			assert_memory_equal(out, text, sizeof text);
+		}
+		free(out);
+		blob_close(&b);
+	}
+	free(buf);
+	free(m);
+}
+
 static void parses_headers(void **state)
 {
 	(void)state;
@@ -428,6 +470,7 @@ int main(void)
 		BOTH(bomb_is_efbig_not_allocated),
 		BOTH(bomb_claiming_4gib_is_efbig),
 		BOTH(isize_claiming_4gib_fails_small),
+		BOTH(header_crc_is_checked),
 		cmocka_unit_test(parses_headers),
 		cmocka_unit_test(name_of_the_longest_length),
 	};
