@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <malloc.h>
 #include <signal.h>
 #include <stddef.h>
@@ -12,6 +13,7 @@
 #include <unistd.h>
 
 #include "fuse/fuse_ops.h"
+#include "fuse/push.h"
 #include "tree/tree.h"
 #include "util/log.h"
 #include "util/numfmt.h"
@@ -127,22 +129,33 @@ static int loop_threads(struct fuse_session *se,
 		return 1;
 	fuse_loop_cfg_set_clone_fd(lc, (unsigned)cl->clone_fd);
 	fuse_loop_cfg_set_max_threads(lc, cl->max_threads);
-	fuse_loop_cfg_set_idle_threads(lc, cl->max_idle_threads);
+	/* Unset, libfuse 3.14 gives UINT_MAX, and its setter warns on
+	 * stderr ("invalid max threads value") before it keeps its
+	 * default: every foreground mount printed it. */
+	if (cl->max_idle_threads != UINT_MAX)
+		fuse_loop_cfg_set_idle_threads(lc, cl->max_idle_threads);
 	int rc = fuse_session_loop_mt(se, lc);
 	fuse_loop_cfg_destroy(lc);
 	return rc;
 }
 
-static int serve(struct fuse_session *se, const struct fuse_cmdline_opts *cl)
+static int serve(struct fuse_session *se, const struct fuse_cmdline_opts *cl,
+		 struct fs *fs)
 {
 	if (fuse_set_signal_handlers(se) != 0)
 		return 1;
 	int rc = 1;
 	if (fuse_session_mount(se, cl->mountpoint) == 0) {
 		log_init(cl->foreground);
-		if (fuse_daemonize(cl->foreground) == 0)
+		if (fuse_daemonize(cl->foreground) == 0) {
+			/* After the fork: threads do not survive it. */
+			if (push_start(se, fs) < 0)
+				log_error("no thread to hand members to the "
+					  "kernel: they are inflated again");
 			rc = cl->singlethread ? fuse_session_loop(se)
 					      : loop_threads(se, cl);
+			push_stop();
+		}
 		fuse_session_unmount(se);
 	}
 	fuse_remove_signal_handlers(se);
@@ -196,7 +209,7 @@ static int run(struct fuse_args *args, struct options *o)
 	struct fuse_session *se = fuse_session_new(args, &ccsfs_ops,
 						   sizeof ccsfs_ops, &fs);
 	if (se) {
-		status = serve(se, &cl);
+		status = serve(se, &cl, &fs);
 		fuse_session_destroy(se);
 	}
 out:

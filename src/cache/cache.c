@@ -40,8 +40,11 @@ struct cache_value {
 	bool cached;            /* still in the table (not evicted) */
 	bool rerun;             /* on the rerun list */
 	bool made;              /* on the made list */
+	bool made_file;         /* filled by cache_get_made */
+	bool uncounted;         /* evicted to on_evict: out of c->bytes */
 	uint64_t fill_no;       /* c->fills when it was filled */
 	struct cache_value *hnext;              /* hash chain */
+	struct cache_value *evicted_next;       /* for on_evict */
 	struct cache_value *lru_prev, *lru_next;/* its list, newest first */
 };
 
@@ -64,6 +67,9 @@ struct cache {
 	struct value_list main, rerun, made;
 	struct cache_value *newest;     /* the last value filled */
 	struct cache_value *dead;       /* released, to free when unlocked */
+	struct cache_value *evicted;    /* for on_evict when unlocked */
+	cache_evict_fn on_evict;
+	void *evict_ctx;
 	uint64_t fills;
 	uint64_t *ghosts;
 	size_t ghost_count;
@@ -119,6 +125,11 @@ void cache_free(struct cache *c)
 	for (size_t i = 0; i < c->buckets; i++)
 		free_chain(c->table[i]);
 	free_chain(c->dead);
+	for (struct cache_value *v = c->evicted, *next; v; v = next) {
+		next = v->evicted_next;
+		v->hnext = NULL;
+		free_chain(v);
+	}
 	free(c->table);
 	free(c->ghosts);
 	pthread_mutex_destroy(&c->lock);
@@ -220,18 +231,29 @@ static void list_push_front(struct value_list *l, struct cache_value *v)
  * read waits for this lock. */
 static void value_release(struct cache *c, struct cache_value *v)
 {
-	c->bytes -= v->len;
+	if (!v->uncounted)
+		c->bytes -= v->len;
 	v->hnext = c->dead;             /* out of the table: free to reuse */
 	c->dead = v;
 }
 
-/* Unlocks the cache, then frees what was released meanwhile. */
+/* Unlocks the cache, then frees what was released meanwhile and hands
+ * on what was evicted. */
 static void unlock(struct cache *c)
 {
-	struct cache_value *dead = c->dead;
+	struct cache_value *dead = c->dead, *evicted = c->evicted;
+	cache_evict_fn fn = c->on_evict;
+	void *ctx = c->evict_ctx;
 	c->dead = NULL;
+	c->evicted = NULL;
 	pthread_mutex_unlock(&c->lock);
 	free_chain(dead);
+	while (evicted) {
+		struct cache_value *next = evicted->evicted_next;
+		struct cache_ref ref = { evicted, evicted->data, evicted->len };
+		fn(ctx, evicted->key, &ref);
+		evicted = next;
+	}
 }
 
 static bool over_limit(const struct cache *c)
@@ -245,8 +267,17 @@ static void drop(struct cache *c, struct value_list *l, struct cache_value *v)
 	table_remove(c, v);
 	ghost_add(c, v->key);
 	c->evictions++;
-	if (!v->refs)
+	if (c->on_evict && !v->made_file && v->len) {
+		/* Out of the count now, or evict() would go on dropping
+		 * while on_evict holds it. */
+		c->bytes -= v->len;
+		v->uncounted = true;
+		v->refs++;
+		v->evicted_next = c->evicted;
+		c->evicted = v;
+	} else if (!v->refs) {
 		value_release(c, v);
+	}
 }
 
 /* Drops values from l's oldest end while the cache is over its limit and
@@ -304,6 +335,7 @@ static int fill_value(struct cache *c, struct cache_value *v,
 		v->fill_no = c->fills;
 		v->rerun = ghost_seen(c, v->key);
 		v->made = made && !v->rerun;
+		v->made_file = made;
 		c->bytes += len;
 		c->newest = v;
 		list_push_front(list_of(c, v), v);
@@ -334,7 +366,7 @@ static int get(struct cache *c, uint64_t key, cache_fill_fn fill, void *ctx,
 		c->misses++;
 		v = calloc(1, sizeof *v);
 		if (!v) {
-			pthread_mutex_unlock(&c->lock);
+			unlock(c);
 			return -ENOMEM;
 		}
 		v->key = key;
@@ -386,6 +418,14 @@ bool cache_holds(struct cache *c, uint64_t key)
 	bool held = table_find(c, key) != NULL;
 	pthread_mutex_unlock(&c->lock);
 	return held;
+}
+
+void cache_on_evict(struct cache *c, cache_evict_fn fn, void *ctx)
+{
+	pthread_mutex_lock(&c->lock);
+	c->on_evict = fn;
+	c->evict_ctx = ctx;
+	pthread_mutex_unlock(&c->lock);
 }
 
 void cache_reserve(struct cache *c, size_t bytes)

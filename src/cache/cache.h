@@ -48,6 +48,14 @@ void cache_put(struct cache *c, struct cache_ref *ref);
  * reader skips it, where a cache_get would only hit or wait. */
 bool cache_holds(struct cache *c, uint64_t key);
 
+/* Calls fn, unlocked, for each value cache_get filled (not a made one)
+ * as the cache evicts it, with a reference that fn must cache_put: the
+ * bytes may still be worth keeping elsewhere (fuse/push.c hands a
+ * member to the kernel's page cache).  They leave the cache's count at
+ * once, so fn must not hold many. */
+typedef void (*cache_evict_fn)(void *ctx, uint64_t key, struct cache_ref *ref);
+void cache_on_evict(struct cache *c, cache_evict_fn fn, void *ctx);
+
 /* Charges memory that is not the cache's (the tree's nodes and walks) to
  * its limit, for good: what the daemon holds stays near one number, the
  * cache_size option, however much of the disc has been listed. */

@@ -68,16 +68,12 @@ int tree_made_bytes(struct fs *fs, struct node *n, struct cache_ref *ref)
 {
 	struct made_call call = { fs, n };
 	/* Inode numbers are unique, so they key produced files. */
-	int rc = cache_get_made(fs->cache, n->ino, made_fill, &call, ref);
+	int rc = cache_get_made(fs->cache, tree_key(n), made_fill, &call, ref);
 	if (rc == 0)
 		atomic_store(&n->size, ref->len);
 	return rc;
 }
 
-/* How many stats that size a file, with no made file opened between,
- * make a listing: more than readers at once take (ccsfs-check's jobs,
- * a few cat), few enough that a listing measures all but its first. */
-#define LISTING_STATS 8
 
 /* Whether a stat that has to size a file measures it (a listing, which
  * wants sizes) rather than make it (a reader, who opens what it stats and
@@ -562,6 +558,8 @@ int tree_open(struct fs *fs, struct node *n, int *host_fd)
 		*host_fd = open(n->u.host.path, O_RDONLY | O_CLOEXEC);
 		return *host_fd < 0 ? -errno : 0;
 	case FILE_VIEW:
+		if (n->u.view.whole)
+			tree_view_opened(fs, n);
 		/* Fail here, not in read: the page cache may never ask. */
 		return n->u.view.ops->open(fs, n);
 	case FILE_MADE:

@@ -53,6 +53,7 @@ int fs_init(struct fs *fs, size_t cache_size)
 	pthread_mutex_init(&fs->lock, NULL);
 	pthread_cond_init(&fs->populated, NULL);
 	pthread_cond_init(&fs->measured, NULL);
+	pthread_cond_init(&fs->handed_over, NULL);
 	pthread_mutex_init(&fs->arena_lock, NULL);
 	readahead_init(&fs->readahead, fs);
 	return 0;
@@ -86,6 +87,7 @@ void fs_destroy(struct fs *fs)
 	pthread_mutex_destroy(&fs->lock);
 	pthread_cond_destroy(&fs->populated);
 	pthread_cond_destroy(&fs->measured);
+	pthread_cond_destroy(&fs->handed_over);
 	pthread_mutex_destroy(&fs->arena_lock);
 }
 

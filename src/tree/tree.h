@@ -102,6 +102,9 @@ struct node {
 			void *source;
 			uint64_t offset;
 			bool whole;     /* the member itself: intact or EIO */
+			/* Under fs->lock (handoff.c): opened by a reader,
+			 * and handed to the kernel. */
+			bool opened, handed;
 		} view;
 		struct {
 			produce_fn produce;
@@ -120,6 +123,10 @@ struct node {
 		} link;
 	} u;
 };
+
+/* See tree_on_evicted. */
+typedef void (*tree_evicted_fn)(void *ctx, struct node *file,
+				struct cache_ref *ref);
 
 /* The mounted filesystem: what every callback needs. */
 struct fs {
@@ -144,6 +151,13 @@ struct fs {
 	 * many mean a listing, which wants sizes; few, readers (one or a
 	 * few at once), who open what they stat and want the bytes. */
 	atomic_uint stats_unopened;
+	/* Who takes a member's bytes as the cache evicts them (handoff.c),
+	 * and the file being handed over now (under lock; opens of it wait
+	 * for handed_over). */
+	tree_evicted_fn on_evicted;
+	void *evicted_ctx;
+	struct node *handing;
+	pthread_cond_t handed_over;
 	/* Learns an unsettled node's attributes and clears n->unsettled; set
 	 * by the view that lists such nodes, before it publishes them. */
 	int (*settle)(struct fs *fs, struct node *n);
@@ -151,6 +165,25 @@ struct fs {
 
 int fs_init(struct fs *fs, size_t cache_size);
 void fs_destroy(struct fs *fs);
+
+/* The cache's key for a node's bytes: the node's address, so that what
+ * the cache evicts leads back to its node. */
+static inline uint64_t tree_key(const struct node *n)
+{
+	return (uint64_t)(uintptr_t)n;
+}
+
+/* A member's whole file (its .ccs) that the cache evicts before any
+ * reader opened it is offered to fn, on the evicting thread, with a
+ * reference to its bytes that fn must cache_put: the kernel's page
+ * cache can keep it (fuse/push.c).  Set once, before the mount serves. */
+void tree_on_evicted(struct fs *fs, tree_evicted_fn fn, void *ctx);
+/* Around handing a file's bytes to the kernel: begin says whether to go
+ * on (no reader opened it), and until end an open of it waits, so that
+ * no read of it is in flight while the kernel fills its pages.  kept:
+ * the kernel took them, and the file is not offered again. */
+bool tree_handoff_begin(struct fs *fs, struct node *file);
+void tree_handoff_end(struct fs *fs, struct node *file, bool kept);
 
 /* Memory that lives as long as the tree. */
 void *fs_alloc(struct fs *fs, size_t n);

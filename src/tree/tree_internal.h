@@ -10,9 +10,18 @@
 
 enum { DIR_EMPTY, DIR_BUILDING, DIR_READY };
 
+/* How many stats that size a file, with no made file opened between,
+ * make a listing (fs->stats_unopened): more than readers at once take
+ * (ccsfs-check's jobs, a few cat), few enough that a listing measures
+ * all but its first. */
+#define LISTING_STATS 8
+
 /* The child called name, by binary search; its position in *index when
  * index is not NULL. */
 struct node *tree_kid_named(const struct node *dir, const char *name,
 			    size_t *index);
+
+/* handoff.c: a reader opened the view file (waits out its handoff). */
+void tree_view_opened(struct fs *fs, struct node *file);
 
 #endif

@@ -74,7 +74,7 @@ static int fill_bytes(void *ctx, uint8_t **data, size_t *len)
 static int open_db(struct fs *fs, struct dbdir *d, struct cache_ref *ref,
 		   struct dbmod *db, struct reason *why)
 {
-	int rc = cache_get(fs->cache, d->dir->ino, fill_bytes, d, ref);
+	int rc = cache_get(fs->cache, tree_key(d->dir), fill_bytes, d, ref);
 	if (rc < 0)
 		return rc;
 	rc = dbmod_open(db, ref->data, ref->len, why);

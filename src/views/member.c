@@ -83,7 +83,7 @@ static int cached_bytes(struct fs *fs, struct member *m,
 			struct cache_ref *ref)
 {
 	struct fill_call call = { fs, m };
-	int rc = cache_get(fs->cache, m->dir->ino, member_fill, &call, ref);
+	int rc = cache_get(fs->cache, tree_key(m->dir), member_fill, &call, ref);
 	/* Inflated again after the source shrank (member_fill said so):
 	 * what was made from the walk of more cannot be made from less. */
 	if (rc == 0 && ref->len < atomic_load(&m->walked_len)) {
@@ -149,7 +149,7 @@ static void read_ahead_of(struct fs *fs, struct member *m)
 		next = member_after(next, in_order);
 		if (!next || !next->dir)
 			break;
-		if (!cache_holds(fs->cache, next->dir->ino))
+		if (!cache_holds(fs->cache, tree_key(next->dir)))
 			readahead_queue(&fs->readahead, inflate_ahead, next);
 	}
 }

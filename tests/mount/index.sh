@@ -87,7 +87,7 @@ done
 check_eq "each link's category is its listing line's" "" "$bad"
 check "unmounts" unmount_fg "$mnt"
 check_eq "with the executable: nothing logged" "" \
-	"$(grep -v 'max threads' "$work/good.log")"
+	"$(cat "$work/good.log")"
 
 if command -v readelf >/dev/null; then
 	readelf -s "$disc/SLUS_202.67" >"$work/readelf.out" 2>&1

@@ -132,6 +132,28 @@ check "a second mount of the same disc, no readahead, 1M cache" \
 check "diff -r of two mounts finds no difference" diff -r "$mnt/DATA" "$mnt2/DATA"
 check "unmounts cleanly" unmount "$mnt2"
 
+# A member the cache evicts before its .ccs was read is handed to the
+# kernel's page cache: after a glob of every member's folder through a
+# cache that keeps almost nothing, reading each .ccs reads next to
+# nothing of the archive (the daemon's rchar), and gives its bytes.
+mnt5=$work/mnt5
+check "mounts with a 1M cache for a glob" \
+	mount_fg "$disc" "$mnt5" "$work/glob.log" -o noreadahead,cache_size=1M
+globbed=$(cd "$mnt5/DATA/DATA.BIN" && echo */*.ccs)
+sleep 1         # the last stores end
+rchar() { awk '$1 == "rchar:" { print $2 }' "/proc/$fg_pid/io"; }
+before=$(rchar)
+(cd "$mnt5/DATA/DATA.BIN" && cat $globbed) >"$work/globbed.bin"
+read_more=$(( $(rchar) - before ))
+(cd "$raw/DATA.BIN" && for f in $globbed; do cat "${f#*/}"; done) >"$work/raw.bin"
+check "after a glob: every .ccs reads its member's bytes" \
+	cmp "$work/globbed.bin" "$work/raw.bin"
+archive=$(stat -c %s "$disc/DATA/DATA.BIN")
+check "after a glob: reading them read less than a quarter of the archive ($read_more of $archive bytes)" \
+	test "$read_more" -lt $((archive / 4))
+check "unmounts the glob mount" unmount_fg "$mnt5"
+check_eq "the glob mount logged nothing" "" "$(cat "$work/glob.log")"
+
 # A listing counts a text's bytes rather than make it (ls -lR on a fresh
 # mount measures every one): each file then reads exactly as many bytes
 # as the listing said, and a made file that differed would fail (EIO).

@@ -246,6 +246,59 @@ static void made_values_go_before_members(void **state)
 	cache_free(c);
 }
 
+struct handed {
+	uint64_t keys[16];
+	struct cache_ref refs[16];
+	size_t count;
+};
+
+/* Keeps what it is handed, as fuse/push.c does while it stores. */
+static void hand_on(void *ctx, uint64_t key, struct cache_ref *ref)
+{
+	struct handed *h = ctx;
+	assert_true(h->count < 16);
+	assert_int_equal(ref->len, 20);
+	assert_int_equal(ref->data[19], 0xab);
+	h->keys[h->count] = key;
+	h->refs[h->count++] = *ref;
+}
+
+static void evicted_values_are_handed_on(void **state)
+{
+	(void)state;
+	struct cache *c = cache_new(100);
+	struct handed h = { .count = 0 };
+	cache_on_evict(c, hand_on, &h);
+	struct filler member = FILLER(20), made = FILLER(100);
+	use(c, 1, 10, &member);
+	assert_int_equal(h.count, 5);                   /* 1..5, in order */
+	for (size_t i = 0; i < h.count; i++)
+		assert_int_equal(h.keys[i], i + 1);
+	/* What the hook holds is out of the count: the five that fit
+	 * all stay while it holds the five it was given. */
+	struct cache_stats st;
+	cache_stats(c, &st);
+	assert_int_equal(st.bytes, 100);
+	use(c, 6, 10, &member);
+	assert_int_equal(member.calls, 10);
+	for (size_t i = 0; i < h.count; i++)
+		cache_put(c, &h.refs[i]);
+	cache_stats(c, &st);
+	assert_int_equal(st.bytes, 100);
+	/* Made values are not handed on. */
+	struct cache_ref r;
+	for (uint64_t k = 101; k <= 103; k++) {
+		cache_get_made(c, k, fill, &made, &r);
+		cache_put(c, &r);
+	}
+	assert_int_equal(h.count, 5 + 5);       /* the members, not 101, 102 */
+	for (size_t i = 5; i < h.count; i++) {
+		assert_true(h.keys[i] >= 6 && h.keys[i] <= 10);
+		cache_put(c, &h.refs[i]);
+	}
+	cache_free(c);
+}
+
 static void newest_stays_even_over_limit(void **state)
 {
 	(void)state;
@@ -352,6 +405,7 @@ int main(void)
 		cmocka_unit_test(made_values_go_before_members),
 		cmocka_unit_test(made_fills_do_not_age_a_rerun_member),
 		cmocka_unit_test(newest_stays_even_over_limit),
+		cmocka_unit_test(evicted_values_are_handed_on),
 		cmocka_unit_test(failure_is_not_cached),
 		cmocka_unit_test(concurrent_readers_fill_once),
 		cmocka_unit_test(held_while_filling),
