@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -74,44 +75,105 @@ static ssize_t read_window(const struct blob *b, uint8_t *buf, size_t n,
 	return (ssize_t)done;
 }
 
-int archive_scan(const struct blob *b, struct archive_entry **entries,
-		 size_t *count)
+/* The members whose headers start in [from, to), both multiples of
+ * SCAN_READ (to may be the end). */
+struct scan_part {
+	const struct blob *b;
+	uint64_t from, to;
+	struct archive_entry *entries;
+	size_t count, cap;
+	int rc;
+};
+
+static void *scan_part(void *arg)
 {
-	*entries = NULL;
-	*count = 0;
-	size_t cap = 0;
+	struct scan_part *sp = arg;
+	const struct blob *b = sp->b;
 	/* One byte before each window, for the padding check. */
 	uint8_t *buf = malloc(1 + SCAN_READ + HEADER_SPAN);
-	if (!buf)
-		return -ENOMEM;
-	int rc = 0;
-	blob_will_read_all(b);
-	for (uint64_t pos = 0; pos < b->size && rc == 0; pos += SCAN_READ) {
+	if (!buf) {
+		sp->rc = -ENOMEM;
+		return NULL;
+	}
+	for (uint64_t pos = sp->from; pos < sp->to && sp->rc == 0;
+	     pos += SCAN_READ) {
 		buf[0] = 0;
 		uint64_t from = pos ? pos - 1 : 0;
 		ssize_t got = read_window(b, pos ? buf : buf + 1,
 					SCAN_READ + HEADER_SPAN + (pos ? 1 : 0), from);
 		if (got < 0) {
-			rc = (int)got;
+			sp->rc = (int)got;
 			break;
 		}
 		size_t have = (size_t)got + (pos ? 0 : 1);
 		for (size_t at = 1; at < have && at <= SCAN_READ; at += ARCHIVE_SECTOR) {
 			struct gzip_header h;
 			if (member_starts(buf, have, at, pos + at - 1, &h))
-				rc = push_entry(entries, count, &cap, pos + at - 1, &h);
+				sp->rc = push_entry(&sp->entries, &sp->count,
+						    &sp->cap, pos + at - 1, &h);
 		}
 	}
 	free(buf);
+	return NULL;
+}
+
+/* Archives this large are read in two halves at once: with two reads in
+ * flight the disk delivers more than with one (the full-size DATA.BIN,
+ * cold: 78-87 ms against 87-90 ms), and a header check is cheap. */
+#define SCAN_SPLIT (16u << 20)
+
+int archive_scan_parts(const struct blob *b, unsigned parts,
+		       struct archive_entry **entries, size_t *count)
+{
+	*entries = NULL;
+	*count = 0;
+	struct scan_part sp[2];
+	memset(sp, 0, sizeof sp);
+	uint64_t mid = parts > 1 ? b->size / 2 / SCAN_READ * SCAN_READ : 0;
+	unsigned n = mid ? 2 : 1;
+	for (unsigned i = 0; i < n; i++) {
+		sp[i].b = b;
+		sp[i].from = i ? mid : 0;
+		sp[i].to = i + 1 < n ? mid : b->size;
+	}
+	blob_will_read_all(b);
+	pthread_t second;
+	bool apart = n > 1 &&
+		     pthread_create(&second, NULL, scan_part, &sp[1]) == 0;
+	scan_part(&sp[0]);
+	if (apart)
+		pthread_join(second, NULL);
+	else if (n > 1)
+		scan_part(&sp[1]);
+	int rc = sp[0].rc ? sp[0].rc : n > 1 ? sp[1].rc : 0;
+	if (rc == 0 && n > 1 && sp[1].count) {
+		size_t cap = sp[0].cap;
+		if (vec_reserve(sp[0].entries, &cap, sp[0].count + sp[1].count,
+				256) < 0) {
+			rc = -ENOMEM;
+		} else {
+			memcpy(sp[0].entries + sp[0].count, sp[1].entries,
+			       sp[1].count * sizeof *sp[1].entries);
+			sp[0].count += sp[1].count;
+		}
+	}
+	free(sp[1].entries);
 	if (rc < 0) {
-		free(*entries);
-		*entries = NULL;
-		*count = 0;
+		free(sp[0].entries);
 		return rc;
 	}
+	*entries = sp[0].entries;
+	*count = sp[0].count;
 	for (size_t i = 0; i < *count; i++) {
 		uint64_t end = i + 1 < *count ? (*entries)[i + 1].offset : b->size;
 		(*entries)[i].extent = end - (*entries)[i].offset;
 	}
 	return 0;
+}
+
+int archive_scan(const struct blob *b, struct archive_entry **entries,
+		 size_t *count)
+{
+	return archive_scan_parts(b, b->size >= SCAN_SPLIT ? 2 : 1, entries,
+				  count);
 }

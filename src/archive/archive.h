@@ -39,5 +39,10 @@ bool archive_probe(const uint8_t *p, size_t len);
  * or a negative errno when the source cannot be read. */
 int archive_scan(const struct blob *b, struct archive_entry **entries,
 		 size_t *count);
+/* The same in two halves on two threads when parts is 2 and the archive
+ * spans more than two reads (archive_scan does so for large archives);
+ * the result is the same. */
+int archive_scan_parts(const struct blob *b, unsigned parts,
+		       struct archive_entry **entries, size_t *count);
 
 #endif

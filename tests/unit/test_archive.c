@@ -100,6 +100,41 @@ static void finds_members_across_reads(void **state)
 	free(buf);
 }
 
+/* Scanned in two halves, the archive gives the same members: one at the
+ * last boundary before the middle, one at it, a lookalike after a
+ * non-zero byte at the next boundary past it, and the last. */
+static void halves_find_what_one_pass_finds(void **state)
+{
+	(void)state;
+	size_t n = (1u << 20) + 5 * ARCHIVE_SECTOR;
+	size_t mid = n / 2 / (128u << 10) * (128u << 10);
+	uint8_t *buf = calloc(1, n);
+	const uint8_t hdr[] = { 0x1f, 0x8b, 8, 8, 0, 0, 0, 0, 0, 3, 'a', 'b', 0 };
+	size_t at[] = { 0, mid - ARCHIVE_SECTOR, mid, mid + 2 * ARCHIVE_SECTOR,
+			n - ARCHIVE_SECTOR };
+	for (int i = 0; i < 5; i++)
+		memcpy(buf + at[i], hdr, sizeof hdr);
+	buf[at[3] - 1] = 0x77;          /* no padding before it: not one */
+	struct blob b = blob_from_bytes(buf, n);
+	struct archive_entry *one, *two;
+	size_t n1, n2;
+	assert_int_equal(archive_scan_parts(&b, 1, &one, &n1), 0);
+	assert_int_equal(archive_scan_parts(&b, 2, &two, &n2), 0);
+	assert_int_equal(n1, 4);
+	assert_int_equal(n2, 4);
+	size_t want[] = { at[0], at[1], at[2], at[4] };
+	for (int i = 0; i < 4; i++) {
+		assert_int_equal(one[i].offset, want[i]);
+		assert_int_equal(two[i].offset, want[i]);
+		assert_int_equal(one[i].extent, two[i].extent);
+	}
+	assert_int_equal(two[2].extent, at[4] - at[2]);
+	free(one);
+	free(two);
+	blob_close(&b);
+	free(buf);
+}
+
 static void empty_and_foreign_files(void **state)
 {
 	(void)state;
@@ -122,6 +157,7 @@ int main(void)
 		cmocka_unit_test(finds_members_and_extents),
 		cmocka_unit_test(ignores_lookalikes),
 		cmocka_unit_test(finds_members_across_reads),
+		cmocka_unit_test(halves_find_what_one_pass_finds),
 		cmocka_unit_test(empty_and_foreign_files),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
