@@ -28,6 +28,7 @@ static int made_fill(void *ctx, uint8_t **data, size_t *len)
 {
 	struct made_call *call = ctx;
 	struct node *n = call->n;
+	tree_mark_used(n);
 	uint64_t told = atomic_load(&n->size);
 	int rc = n->u.made.produce(call->fs, n, data, len);
 	if (rc == -EAGAIN && told == SIZE_UNKNOWN) {
@@ -310,6 +311,7 @@ int tree_dir_open(struct fs *fs, struct node *dir)
 	int rc = tree_ready(fs, dir);
 	if (readahead_on_worker())
 		return rc;
+	tree_mark_used(dir);
 	struct node *prev = atomic_exchange(&fs->last_opened, dir);
 	if (atomic_load(&dir->u.dir.listed_ahead))
 		queue_list_ahead(fs, dir);
@@ -553,6 +555,7 @@ int tree_open(struct fs *fs, struct node *n, int *host_fd)
 	*host_fd = -1;
 	if (n->type == NODE_DIR)
 		return -EISDIR;
+	tree_mark_used(n);
 	switch (n->file_kind) {
 	case FILE_HOST:
 		*host_fd = open(n->u.host.path, O_RDONLY | O_CLOEXEC);

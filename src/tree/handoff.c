@@ -8,8 +8,11 @@
  * the time they are read, and are inflated again.  The kernel's page
  * cache has room the daemon's bound does not: what it is given there
  * costs one copy now, and a reader's open finds it, not a READ.  Only a
- * file no reader has opened is offered: one that was read is in the
- * page cache already, unless the kernel chose to drop it. */
+ * file no reader has opened is offered (one that was read is in the page
+ * cache already, unless the kernel chose to drop it), and only from a
+ * member whose folder was listed and nothing below it: a find, ls -R or
+ * a pass over its made files uses the member for something else, and
+ * would only pay the copy. */
 #include "config.h"
 
 #include "tree/tree.h"
@@ -35,12 +38,14 @@ static void evicted(void *ctx, uint64_t key, struct cache_ref *ref)
 {
 	struct fs *fs = ctx;
 	/* What cache_get fills is keyed by its folder (a member's). */
-	struct node *file = whole_file((struct node *)(uintptr_t)key);
+	struct node *dir = (struct node *)(uintptr_t)key;
+	struct node *file = whole_file(dir);
 	bool offer = false;
 	/* A listing that sizes files (ls -l) reads none of them: what it
 	 * evicts would only cost the copy. */
 	bool listing = atomic_load(&fs->stats_unopened) >= LISTING_STATS;
-	if (file && !listing && atomic_load(&file->size) == ref->len) {
+	if (file && !listing && !atomic_load(&dir->u.dir.used_below) &&
+	    atomic_load(&file->size) == ref->len) {
 		pthread_mutex_lock(&fs->lock);
 		offer = !file->u.view.opened && !file->u.view.handed;
 		pthread_mutex_unlock(&fs->lock);
@@ -86,4 +91,16 @@ void tree_view_opened(struct fs *fs, struct node *file)
 	while (fs->handing == file)
 		pthread_cond_wait(&fs->handed_over, &fs->lock);
 	pthread_mutex_unlock(&fs->lock);
+}
+
+void tree_mark_used(struct node *n)
+{
+	/* Whoever marked a folder went on to mark the ones above it. */
+	for (struct node *p = n->parent; p; p = p->parent) {
+		if (atomic_load_explicit(&p->u.dir.used_below,
+					 memory_order_relaxed))
+			break;
+		atomic_store_explicit(&p->u.dir.used_below, true,
+				      memory_order_relaxed);
+	}
 }

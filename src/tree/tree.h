@@ -85,6 +85,9 @@ struct node {
 			 * the workers take the farthest of the next
 			 * TREE_LIST_AHEAD folders not listed yet. */
 			atomic_bool listed_ahead;
+			/* A folder below it was listed, or a file below it
+			 * opened or made: its member is in use (handoff.c). */
+			atomic_bool used_below;
 			/* Populating it costs (a member's inflate and walk):
 			 * a listing that goes through such folders in order
 			 * has the next ones populated ahead. */

@@ -23,5 +23,8 @@ struct node *tree_kid_named(const struct node *dir, const char *name,
 
 /* handoff.c: a reader opened the view file (waits out its handoff). */
 void tree_view_opened(struct fs *fs, struct node *file);
+/* handoff.c: n was listed (a folder), opened or made: every folder above
+ * it is in use. */
+void tree_mark_used(struct node *n);
 
 #endif

@@ -153,6 +153,20 @@ check "after a glob: reading them read less than a quarter of the archive ($read
 	test "$read_more" -lt $((archive / 4))
 check "unmounts the glob mount" unmount_fg "$mnt5"
 check_eq "the glob mount logged nothing" "" "$(cat "$work/glob.log")"
+# A find lists the folders below the members too: it uses them, and what
+# it evicts is not handed on (the copy would be wasted on a listing).
+check "mounts with a 1M cache for a find" \
+	mount_fg "$disc" "$mnt5" "$work/find.log" -o noreadahead,cache_size=1M
+find "$mnt5/DATA/DATA.BIN" >/dev/null
+sleep 1
+before=$(rchar)
+(cd "$mnt5/DATA/DATA.BIN" && cat $globbed) >"$work/found.bin"
+read_more=$(( $(rchar) - before ))
+check "after a find: every .ccs reads its member's bytes" \
+	cmp "$work/found.bin" "$work/raw.bin"
+check "after a find: reading them read the archive again ($read_more of $archive bytes)" \
+	test "$read_more" -ge $((archive / 2))
+check "unmounts the find mount" unmount_fg "$mnt5"
 
 # A listing counts a text's bytes rather than make it (ls -lR on a fresh
 # mount measures every one): each file then reads exactly as many bytes
