@@ -66,9 +66,10 @@ static void usage(const char *prog)
 	       "                           a listing knows their sizes\n"
 	       "    -o noreadahead         inflate, make, populate or list\n"
 	       "                           nothing ahead of a reader or a\n"
-	       "                           listing on other threads, and\n"
-	       "                           check the game's index only where\n"
-	       "                           a member is used\n"
+	       "                           listing on other threads (nor\n"
+	       "                           DATA.BIN from the game's index as\n"
+	       "                           the mount starts), and check the\n"
+	       "                           index only where a member is used\n"
 	       "    -h, --help             this help, then FUSE's options\n"
 	       "    -V, --version          the version\n"
 	       "\n"
@@ -152,6 +153,7 @@ static int serve(struct fuse_session *se, const struct fuse_cmdline_opts *cl,
 			if (push_start(se, fs) < 0)
 				log_error("no thread to hand members to the "
 					  "kernel: they are inflated again");
+			source_warm(fs);
 			rc = cl->singlethread ? fuse_session_loop(se)
 					      : loop_threads(se, cl);
 			push_stop();

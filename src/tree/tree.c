@@ -363,6 +363,13 @@ int tree_ready(struct fs *fs, struct node *dir)
 		 * directories stay usable meanwhile. */
 		int rc = dir->u.dir.populate(fs, dir);
 		pthread_mutex_lock(&fs->lock);
+		if (rc == -EAGAIN) {
+			/* Declined on a worker: the next use populates. */
+			atomic_store(&dir->u.dir.state, DIR_EMPTY);
+			pthread_cond_broadcast(&fs->populated);
+			pthread_mutex_unlock(&fs->lock);
+			return rc;
+		}
 		dir->u.dir.error = rc < 0 ? rc : 0;
 		atomic_store_explicit(&dir->u.dir.state, DIR_READY,
 				      memory_order_release);

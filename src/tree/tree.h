@@ -244,7 +244,10 @@ int dir_publish(struct dir_builder *b);
 struct node *node_new_dir(struct fs *fs, const char *name, time_t mtime,
 			  populate_fn populate, void *ctx);
 
-/* Populates a directory on first use; waits when another thread does. */
+/* Populates a directory on first use; waits when another thread does.
+ * A populate function may decline work that only a reader should pay
+ * for (a scan of a whole archive) on a readahead worker with -EAGAIN:
+ * the folder then stays unpopulated, and tree_ready returns -EAGAIN. */
 int tree_ready(struct fs *fs, struct node *dir);
 struct node *tree_child(struct fs *fs, struct node *dir, const char *name,
 			int *err);

@@ -229,12 +229,15 @@ static const char *tree_path(struct fs *fs, const struct archive_dir *ar,
 static int populate_archive(struct fs *fs, struct node *dir)
 {
 	struct archive_dir *ar = dir->u.dir.ctx;
-	ar->tree_path = tree_path(fs, ar, dir);
+	if (!ar->tree_path)
+		ar->tree_path = tree_path(fs, ar, dir);
 	if (!ar->tree_path)
 		return -ENOMEM;
 	int rc = open_archive(ar);
 	if (rc == 0)
 		rc = archive_dir_entries(ar);
+	if (rc == -EAGAIN)
+		return rc;      /* a worker's, left to a reader */
 	if (rc < 0) {
 		log_error("%s: cannot scan the archive: %s", ar->label,
 			  strerror(-rc));

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "archive/archive.h"
 #include "archive/index.h"
@@ -21,20 +22,15 @@
 
 #define CATEGORIES "%categories"
 
-/* The members from the table: its disagreeing records logged once each. */
+/* The members from the table: its disagreeing records logged once each.
+ * -EINVAL with why filled when the table does not describe the archive. */
 static int from_table(struct archive_dir *ar, const struct fdtbl *t,
-		      const char *exe)
+		      const char *exe, struct reason *why)
 {
 	struct archive_index x;
-	struct reason why = { "" };
-	int rc = archive_index_list(&ar->blob, t, &x, &why);
-	if (rc < 0) {
-		if (rc == -EINVAL)
-			log_info("%s: members found by the scan; the game's "
-				 "index in %s is not used: %s", ar->label, exe,
-				 why.text);
+	int rc = archive_index_list(&ar->blob, t, &x, why);
+	if (rc < 0)
 		return rc;
-	}
 	ar->entries = x.entries;
 	ar->count = x.count;
 	ar->lost = x.lost;
@@ -50,18 +46,25 @@ static int from_table(struct archive_dir *ar, const struct fdtbl *t,
 
 int archive_dir_entries(struct archive_dir *ar)
 {
-	if (ar->gi && game_index_archive(ar->tree_path)) {
-		struct reason why = { "" };
-		const struct fdtbl *t = game_index_table(ar->gi, &why);
-		if (!t)
-			log_info("%s: members found by the scan; the game's "
-				 "index is not used: %s", ar->label, why.text);
-		else {
-			int rc = from_table(ar, t, why.text);
-			if (rc != -EINVAL)
-				return rc;
-		}
+	bool indexed = ar->gi && game_index_archive(ar->tree_path);
+	struct reason exe = { "" }, why = { "" };
+	const struct fdtbl *t = NULL;
+	if (indexed) {
+		t = game_index_table(ar->gi, &exe);
+		int rc = t ? from_table(ar, t, exe.text, &why) : -EINVAL;
+		if (rc != -EINVAL)
+			return rc;
 	}
+	/* Listing ahead of any reader (archive_dir_warm), a scan of the
+	 * whole archive is not worth it: it waits for a reader to ask. */
+	if (readahead_on_worker())
+		return -EAGAIN;
+	if (indexed && !t)
+		log_info("%s: members found by the scan; the game's index is "
+			 "not used: %s", ar->label, exe.text);
+	else if (indexed)
+		log_info("%s: members found by the scan; the game's index in "
+			 "%s is not used: %s", ar->label, exe.text, why.text);
 	return archive_scan(&ar->blob, &ar->entries, &ar->count);
 }
 
@@ -170,6 +173,38 @@ void archive_dir_check_all(struct fs *fs, struct archive_dir *ar)
 static void check_job(void *owner, void *arg)
 {
 	archive_dir_check_all(owner, arg);
+}
+
+/* The folder of the archive the game's index describes, by name without
+ * regard to case, or NULL. */
+static struct node *indexed_archive(struct fs *fs)
+{
+	struct node *dir = fs->root;
+	const char *path[] = { "DATA", "DATA.BIN" };
+	for (size_t i = 0; dir && i < 2; i++) {
+		if (dir->type != NODE_DIR || tree_ready(fs, dir) < 0)
+			return NULL;
+		struct node *next = NULL;
+		for (uint32_t k = 0; k < dir->u.dir.nkids && !next; k++)
+			if (strcasecmp(dir->u.dir.kids[k]->name, path[i]) == 0)
+				next = dir->u.dir.kids[k];
+		dir = next;
+	}
+	return dir && archive_dir_is(dir) ? dir : NULL;
+}
+
+static void warm_job(void *owner, void *arg)
+{
+	struct fs *fs = owner;
+	(void)arg;
+	struct node *dir = indexed_archive(fs);
+	if (dir && tree_ready(fs, dir) == 0)
+		archive_dir_check_all(fs, dir->u.dir.ctx);
+}
+
+void archive_dir_warm(struct fs *fs)
+{
+	readahead_queue(&fs->readahead, warm_job, NULL);
 }
 
 void archive_dir_check_later(struct fs *fs, struct archive_dir *ar)

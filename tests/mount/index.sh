@@ -225,4 +225,37 @@ check "without the table the first ls reads the whole archive" test "$read_scan"
 check "with the table it reads the executable and under 8 sectors more" \
 	test "$read_table" -lt $((exe + 8 * 2048))
 
+# With the workers on, DATA.BIN is listed from the index, and its members
+# checked, as the mount starts: once the daemon has stopped reading, a
+# first ls reads nothing of the disc (only FUSE's requests) and lists
+# every member.
+mount_fg "$full" "$mnt" "$work/full-warm.log" || not_ok "full: mounts (warm)"
+prev=-1
+for _ in $(seq 1 50); do
+	now=$(rchar "$fg_pid")
+	[ "$now" = "$prev" ] && break
+	prev=$now
+	sleep 0.2
+done
+before=$(rchar "$fg_pid")
+listed=$(ls "$d" | grep -vc '^%')
+read_warm=$(($(rchar "$fg_pid") - before))
+check_eq "warmed at mount: the first ls lists every member" 100 "$listed"
+check "warmed at mount: the first ls read $read_warm bytes, under a sector" \
+	test "$read_warm" -lt 2048
+unmount_fg "$mnt"
+check_eq "warmed at mount: nothing logged" "" "$(cat "$work/full-warm.log")"
+
+# Without the executable nothing is warmed: the scan of the whole archive
+# waits for a reader.
+mount_fg "$work/full-scan" "$mnt" "$work/full-cold.log" ||
+	not_ok "full: mounts (no executable, workers on)"
+sleep 1
+idle=$(rchar "$fg_pid")
+check "no executable: the mount read $idle bytes, not the archive" \
+	test "$idle" -lt $((archive / 2))
+check_eq "no executable: the first ls lists every member" 100 \
+	"$(ls "$d" | grep -vc '^%')"
+unmount_fg "$mnt"
+
 done_testing
