@@ -20,8 +20,11 @@
 #include "util/log.h"
 
 /* Members waiting to be handed over: a glob evicts one at a time, and a
- * store (one copy of a few hundred KiB) is done before the next. */
+ * store (one copy of a few hundred KiB) is done before the next.  The
+ * bytes bound what the queue holds beyond cache_size, whatever the
+ * members' sizes. */
 #define PUSH_QUEUE 4
+#define PUSH_QUEUE_BYTES (8u << 20)
 
 struct pending {
 	struct node *file;
@@ -35,6 +38,7 @@ static struct {
 	struct fuse_session *se;
 	struct pending queue[PUSH_QUEUE];
 	unsigned head, count;
+	size_t bytes;                   /* held by the queue */
 	bool running, stopping;
 	bool failed_logged;
 } pusher = { .lock = PTHREAD_MUTEX_INITIALIZER,
@@ -45,12 +49,14 @@ static void queue_evicted(void *ctx, struct node *file, struct cache_ref *ref)
 	struct fs *fs = ctx;
 	pthread_mutex_lock(&pusher.lock);
 	bool queued = pusher.running && !pusher.stopping &&
-		      pusher.count < PUSH_QUEUE;
+		      pusher.count < PUSH_QUEUE &&
+		      ref->len <= PUSH_QUEUE_BYTES - pusher.bytes;
 	if (queued) {
 		struct pending *p = &pusher.queue[(pusher.head + pusher.count++) %
 						  PUSH_QUEUE];
 		p->file = file;
 		p->ref = *ref;
+		pusher.bytes += ref->len;
 		pthread_cond_signal(&pusher.wake);
 	}
 	pthread_mutex_unlock(&pusher.lock);
@@ -80,6 +86,7 @@ static void *push_loop(void *arg)
 		struct pending p = pusher.queue[pusher.head];
 		pusher.head = (pusher.head + 1) % PUSH_QUEUE;
 		pusher.count--;
+		pusher.bytes -= p.ref.len;
 		bool stopping = pusher.stopping;
 		pthread_mutex_unlock(&pusher.lock);
 		if (!stopping && tree_handoff_begin(fs, p.file)) {
