@@ -3,7 +3,9 @@
  * members: doc/formats/tree.md's "An archive directory", "A member
  * directory" and "An object directory".
  *
- * An archive is scanned when its directory is first used; a member is
+ * An archive is scanned when its directory is first used (DATA.BIN is
+ * listed from the game's index as the mount starts, archive_dir_warm,
+ * but never scanned then); a member is
  * inflated (through the cache) and walked when its directory is first
  * used.  What inflation and the walk learn is kept with the member, so
  * the directory stays the same when its bytes are evicted and made again.
