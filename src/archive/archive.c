@@ -145,7 +145,7 @@ int archive_scan_parts(const struct blob *b, unsigned parts,
 		pthread_join(second, NULL);
 	else if (n > 1)
 		scan_part(&sp[1]);
-	int rc = sp[0].rc ? sp[0].rc : n > 1 ? sp[1].rc : 0;
+	int rc = sp[0].rc ? sp[0].rc : sp[1].rc;       /* [1] is 0 unused */
 	if (rc == 0 && n > 1 && sp[1].count) {
 		size_t cap = sp[0].cap;
 		if (vec_reserve(sp[0].entries, &cap, sp[0].count + sp[1].count,

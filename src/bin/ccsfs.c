@@ -17,6 +17,7 @@
 #include "tree/tree.h"
 #include "util/log.h"
 #include "util/numfmt.h"
+#include "views/member.h"
 #include "views/source.h"
 
 #define DEFAULT_CACHE_SIZE ((size_t)256 << 20)
@@ -153,7 +154,7 @@ static int serve(struct fuse_session *se, const struct fuse_cmdline_opts *cl,
 			if (push_start(se, fs) < 0)
 				log_error("no thread to hand members to the "
 					  "kernel: they are inflated again");
-			source_warm(fs);
+			archive_dir_warm(fs);
 			rc = cl->singlethread ? fuse_session_loop(se)
 					      : loop_threads(se, cl);
 			push_stop();

@@ -27,8 +27,7 @@ static struct fs *fs_of(fuse_req_t req)
 	return fuse_req_userdata(req);
 }
 
-/* The kernel's name for a node is its address; the root is 1. */
-static fuse_ino_t ino_of(struct fs *fs, struct node *n)
+fuse_ino_t ino_of(const struct fs *fs, const struct node *n)
 {
 	return n == fs->root ? FUSE_ROOT_ID : (fuse_ino_t)(uintptr_t)n;
 }

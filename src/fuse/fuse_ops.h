@@ -16,7 +16,13 @@
 #define FUSE_USE_VERSION 312
 #include <fuse_lowlevel.h>
 
+struct fs;
+struct node;
+
 extern const struct fuse_lowlevel_ops ccsfs_ops;
+
+/* The kernel's name for a node is its address; the root is 1. */
+fuse_ino_t ino_of(const struct fs *fs, const struct node *n);
 
 /* How long the kernel may trust what it was told: the source never
  * changes under a mount. */

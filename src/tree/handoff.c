@@ -34,6 +34,12 @@ static struct node *whole_file(struct node *dir)
 	return NULL;
 }
 
+/* Under fs->lock: no reader opened it, and it was not handed over yet. */
+static bool offered(const struct node *file)
+{
+	return !file->u.view.opened && !file->u.view.handed;
+}
+
 static void evicted(void *ctx, uint64_t key, struct cache_ref *ref)
 {
 	struct fs *fs = ctx;
@@ -47,7 +53,7 @@ static void evicted(void *ctx, uint64_t key, struct cache_ref *ref)
 	if (file && !listing && !atomic_load(&dir->u.dir.used_below) &&
 	    atomic_load(&file->size) == ref->len) {
 		pthread_mutex_lock(&fs->lock);
-		offer = !file->u.view.opened && !file->u.view.handed;
+		offer = offered(file);
 		pthread_mutex_unlock(&fs->lock);
 	}
 	if (offer)
@@ -66,7 +72,7 @@ void tree_on_evicted(struct fs *fs, tree_evicted_fn fn, void *ctx)
 bool tree_handoff_begin(struct fs *fs, struct node *file)
 {
 	pthread_mutex_lock(&fs->lock);
-	bool go = !file->u.view.opened && !file->u.view.handed;
+	bool go = offered(file);
 	if (go)
 		fs->handing = file;
 	pthread_mutex_unlock(&fs->lock);

@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "archive/archive.h"
 #include "archive/index.h"
@@ -175,30 +174,16 @@ static void check_job(void *owner, void *arg)
 	archive_dir_check_all(owner, arg);
 }
 
-/* The folder of the archive the game's index describes, by name without
- * regard to case, or NULL. */
-static struct node *indexed_archive(struct fs *fs)
-{
-	struct node *dir = fs->root;
-	const char *path[] = { "DATA", "DATA.BIN" };
-	for (size_t i = 0; dir && i < 2; i++) {
-		if (dir->type != NODE_DIR || tree_ready(fs, dir) < 0)
-			return NULL;
-		struct node *next = NULL;
-		for (uint32_t k = 0; k < dir->u.dir.nkids && !next; k++)
-			if (strcasecmp(dir->u.dir.kids[k]->name, path[i]) == 0)
-				next = dir->u.dir.kids[k];
-		dir = next;
-	}
-	return dir && archive_dir_is(dir) ? dir : NULL;
-}
-
+/* DATA/DATA.BIN as the discs spell it: a copy with other cases is only
+ * not warmed. */
 static void warm_job(void *owner, void *arg)
 {
 	struct fs *fs = owner;
 	(void)arg;
-	struct node *dir = indexed_archive(fs);
-	if (dir && tree_ready(fs, dir) == 0)
+	int err;
+	struct node *data = tree_child(fs, fs->root, "DATA", &err);
+	struct node *dir = data ? tree_child(fs, data, "DATA.BIN", &err) : NULL;
+	if (dir && archive_dir_is(dir) && tree_ready(fs, dir) == 0)
 		archive_dir_check_all(fs, dir->u.dir.ctx);
 }
 

@@ -43,8 +43,8 @@ typedef void (*table_report_fn)(void *ctx, const char *member,
 int archive_dir_table_check(struct fs *fs, struct node *dir,
 			    table_report_fn report, void *ctx);
 
-/* Lists DATA/DATA.BIN from the game's index on a worker, as the mount
- * starts, and checks its members there: a first listing right after the
+/* Lists DATA/DATA.BIN from the game's index on a worker, once the mount
+ * serves (after any fork), and checks its members there: a first listing right after the
  * mount finds them listed.  Nothing else is read ahead; without an index
  * that describes the archive, its scan waits for a reader. */
 void archive_dir_warm(struct fs *fs);

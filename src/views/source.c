@@ -459,8 +459,3 @@ int source_open(struct fs *fs, const char *path, char *err, size_t errlen)
 	free(abs);
 	return fs->root ? 0 : -ENOMEM;
 }
-
-void source_warm(struct fs *fs)
-{
-	archive_dir_warm(fs);
-}

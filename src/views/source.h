@@ -15,8 +15,4 @@
  * one-line reason to err. */
 int source_open(struct fs *fs, const char *path, char *err, size_t errlen);
 
-/* Once the mount serves (after any fork): what a first listing will want
- * and costs little is made ahead on a worker (archive_dir_warm). */
-void source_warm(struct fs *fs);
-
 #endif
