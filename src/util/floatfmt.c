@@ -7,7 +7,8 @@
  * rounding within 1e-6 of a tie, common in "%.9g" of a model's positions,
  * is decided in integers (round_scaled_exactly), and by printf only
  * outside 1e-9 to 1e9; a boundary within 1e-5 of an integer, a few in a
- * million for the shortest text, by strtof.
+ * million for the shortest text, by strtof.  The shortest texts made
+ * last are kept, one small table a thread (see "memo" below).
  */
 #include "config.h"
 
@@ -439,7 +440,7 @@ static bool plain_exponent(int e)
 	return e < 16 && e >= -5;
 }
 
-char *floatfmt_shortest(char *o, float f)
+static char *shortest_text(char *o, float f)
 {
 	if (isnan(f))
 		return memcpy(o, "nan", 3), o + 3;
@@ -466,25 +467,52 @@ char *floatfmt_shortest(char *o, float f)
 	return put_plain_form(o, dig, n, e);
 }
 
+/* ---- memo ---------------------------------------------------------------
+ *
+ * The texts made last, by the float's bits, one table a thread.  A
+ * model's vertices repeat: a strip sends again the corners it shares
+ * with the strip before, a grid's rows share their columns, and every
+ * position is an s16 times one scale; so most floats of an OBJ were
+ * formatted a few lines before.  A hit is a hash, a compare and two
+ * moves; the shortest text's digits cost several times that. */
+#define MEMO_BITS 12
+#define MEMO_TEXT 24            /* "-1234567800000000" is 17 */
+
+struct memo_slot {
+	char text[MEMO_TEXT];
+	uint32_t bits;          /* 0 (the float 0, never kept): empty */
+	uint32_t len;
+};
+
+static _Thread_local struct memo_slot memo[1u << MEMO_BITS];
+
+static struct memo_slot *memo_slot_of(uint32_t bits)
+{
+	return &memo[(uint32_t)(bits * 0x9e3779b1u) >> (32 - MEMO_BITS)];
+}
+
+char *floatfmt_shortest(char *o, float f)
+{
+	uint32_t bits;
+	memcpy(&bits, &f, sizeof bits);
+	struct memo_slot *m = memo_slot_of(bits);
+	if (m->bits == bits && bits) {
+		memcpy(o, m->text, MEMO_TEXT);
+		return o + m->len;
+	}
+	char *e = shortest_text(o, f);
+	if (bits && (size_t)(e - o) <= MEMO_TEXT) {
+		memcpy(m->text, o, (size_t)(e - o));
+		m->bits = bits;
+		m->len = (uint32_t)(e - o);
+	}
+	return e;
+}
+
+/* From the memo, or from the text made and kept there: with most
+ * floats met before, that is cheaper than their digits counted. */
 size_t floatfmt_shortest_len(float f)
 {
-	if (isnan(f))
-		return 3;
-	if (f == 0)
-		return 1;
-	size_t sign = f < 0;
-	f = fabsf(f);
-	if (isinf(f))
-		return sign + 3;
-	double d = f;
-	if (d < 16777216.0 && d == (double)(uint32_t)d)
-		return sign + numfmt_uint_len((uint32_t)d);
-	int q;
-	uint64_t c = shortest_digits(f, &q);
-	int n = (int)numfmt_uint_len(c), e = q + n - 1;
-	if (!plain_exponent(e))         /* d.ddde+XX */
-		return sign + (size_t)n + (n > 1) + 4;
-	if (e < 0)                      /* 0.000ddd */
-		return sign + (size_t)(1 - e + n);
-	return sign + (size_t)(n > e + 1 ? n + 1 : e + 1);
+	char text[FLOATFMT_MAX];
+	return (size_t)(floatfmt_shortest(text, f) - text);
 }

@@ -35,7 +35,9 @@ void sb_put_float(struct strbuf *sb, float f);
  * such decimal), no NUL; returns the end.  Needs FLOATFMT_MAX bytes of
  * room at o, whatever the text's length.  Plain decimal from 1e-5 to
  * below 1e16 ("0.00001", "1234567800000000"), d.ddde+XX outside; 0 and
- * -0 are "0" (a "-0" would only puzzle), then "nan", "inf", "-inf". */
+ * -0 are "0" (a "-0" would only puzzle), then "nan", "inf", "-inf".
+ * Each thread keeps the last texts it made, 4096 of them by the float's
+ * bits (128 KiB a thread that formats), and copies a text met again. */
 char *floatfmt_shortest(char *o, float f);
 size_t floatfmt_shortest_len(float f);
 

@@ -190,6 +190,35 @@ static void consecutive_floats(void **state)
 			check_shortest((float)v / 4096.0f * scales[i]);
 }
 
+/* The formatter keeps its recent texts by the float's bits: a float met
+ * again, after thousands of others sharing its slot, gets its own text,
+ * and a float that takes the slot of a longer one writes only its own.
+ * The first round's texts are checked as any (read back, shortest). */
+static void repeated_floats(void **state)
+{
+	(void)state;
+	enum { N = 20000 };
+	static float f[N];
+	static char first[N][FLOATFMT_MAX];
+	uint32_t x = 88172645u;
+	for (int i = 0; i < N; i++) {
+		f[i] = i % 2 ? (float)(int16_t)xorshift(&x) / 4096.0f
+			     : from_bits(xorshift(&x) & 0xbfffffffu);
+		check_shortest(f[i]);
+		*floatfmt_shortest(first[i], f[i]) = '\0';
+	}
+	for (int round = 0; round < 3; round++)
+		for (int k = 0; k < N; k++) {
+			int i = (int)(xorshift(&x) % N);
+			char got[FLOATFMT_MAX];
+			char *end = floatfmt_shortest(got, f[i]);
+			*end = '\0';
+			assert_string_equal(got, first[i]);
+			assert_int_equal(floatfmt_shortest_len(f[i]),
+					 strlen(first[i]));
+		}
+}
+
 /* Exact ties at the ninth digit, common in a model's positions (odd
  * multiples of 1/4096 below 0.004 are all ties): printf rounds them to
  * the even digit, and so must the formatter, which decides them without
@@ -235,6 +264,7 @@ int main(void)
 		cmocka_unit_test(shortest_text),
 		cmocka_unit_test(random_floats),
 		cmocka_unit_test(consecutive_floats),
+		cmocka_unit_test(repeated_floats),
 		cmocka_unit_test(ties_to_even),
 		cmocka_unit_test(any_locale),
 	};
