@@ -9,6 +9,7 @@
  */
 #include "config.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "decode/model_fmt.h"
@@ -65,6 +66,32 @@ char *obj_put_dyadic(char *o, int32_t v, unsigned shift)
 	o = numfmt_uint(o + x.negative, x.whole);
 	memcpy(o, frac256[x.frac].text, 9);
 	return o + frac256[x.frac].len;
+}
+
+struct obj_byte_text obj_normal_text[256], obj_colour_text[256];
+
+/* By printf, which runs before main in the C locale, so that the table
+ * depends on no other table made then (the order of constructors across
+ * files is the linker's): the value is exact in eight decimals. */
+static void make_byte_text(struct obj_byte_text *t, int32_t v,
+			   unsigned shift)
+{
+	char text[32];
+	int n = snprintf(text, sizeof text, "%.8f", v / (double)(1u << shift));
+	while (text[n - 1] == '0')
+		n--;
+	if (text[n - 1] == '.')
+		n--;
+	memcpy(t->text, text, (size_t)n);
+	t->len = (uint8_t)n;
+}
+
+__attribute__((constructor)) static void make_byte_texts(void)
+{
+	for (unsigned b = 0; b < 256; b++) {
+		make_byte_text(&obj_normal_text[b], (int8_t)b, 6);
+		make_byte_text(&obj_colour_text[b], (int32_t)b, 7);
+	}
 }
 
 size_t obj_dyadic_len(int32_t v, unsigned shift)

@@ -4,10 +4,26 @@
 #define CCSFS_MODEL_FMT_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include "decode/model.h"
 #include "util/floatfmt.h"
 #include "util/strbuf.h"
+
+/* The text of a byte's value over a fixed power of two, every one made
+ * before main: a normal (s8 / 64) or a colour (u8 / 128) is a copy of
+ * 16 bytes (text, then what means nothing), not a number formatted. */
+struct obj_byte_text {
+	char text[15];
+	uint8_t len;
+};
+extern struct obj_byte_text obj_normal_text[256], obj_colour_text[256];
+
+static inline char *obj_put_byte(char *o, const struct obj_byte_text *t)
+{
+	memcpy(o, t, 16);
+	return o + t->len;
+}
 
 /* Room one formatted number needs (floatfmt_shortest's FLOATFMT_MAX). */
 #define OBJ_NUMBER_ROOM FLOATFMT_MAX

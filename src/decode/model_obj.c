@@ -55,6 +55,11 @@ static char *put_dyadic(char *o, bool count, int32_t v, unsigned shift)
 		     : obj_put_dyadic(o, v, shift);
 }
 
+static char *put_byte(char *o, bool count, const struct obj_byte_text *t)
+{
+	return count ? o + t->len : obj_put_byte(o, t);
+}
+
 static void put_v(struct strbuf *sb, const struct model_vertex *v,
 		  bool colour)
 {
@@ -70,7 +75,7 @@ static void put_v(struct strbuf *sb, const struct model_vertex *v,
 	}
 	for (int i = 0; colour && i < 3; i++) {
 		*o++ = ' ';
-		o = put_dyadic(o, count, v->colour[i], 7);  /* c / 128 */
+		o = put_byte(o, count, &obj_colour_text[v->colour[i]]);
 	}
 	sb_line_done(sb, s, o);
 }
@@ -105,7 +110,8 @@ static void put_vn(struct strbuf *sb, const struct model_vertex *v,
 	for (int i = 0; i < 3; i++) {
 		*o++ = ' ';
 		o = posed ? put_float(o, count, posed[i])
-			  : put_dyadic(o, count, v->normal[i], 6); /* / 64 */
+			  : put_byte(o, count, &obj_normal_text[
+					(uint8_t)v->normal[i]]);
 	}
 	sb_line_done(sb, s, o);
 }

@@ -359,6 +359,31 @@ static void test_dyadic_text(void **state)
 	}
 }
 
+/* The normals' and colours' tables: every byte as obj_put_dyadic (held
+ * to printf above) writes it, and its length. */
+static void test_byte_text(void **state)
+{
+	(void)state;
+	for (unsigned b = 0; b < 256; b++) {
+		char got[32], want[32];
+		const struct {
+			const struct obj_byte_text *t;
+			int32_t v;
+			unsigned shift;
+		} tab[] = {
+			{ &obj_normal_text[b], (int8_t)b, 6 },
+			{ &obj_colour_text[b], (int32_t)b, 7 },
+		};
+		for (int i = 0; i < 2; i++) {
+			char *end = obj_put_byte(got, tab[i].t);
+			char *wend = obj_put_dyadic(want, tab[i].v,
+						    tab[i].shift);
+			assert_int_equal(end - got, wend - want);
+			assert_memory_equal(got, want, (size_t)(end - got));
+		}
+	}
+}
+
 /* ---- determinism ------------------------------------------------------- */
 
 static void test_same_bytes_in_any_locale(void **state)
@@ -405,6 +430,7 @@ int main(void)
 		cmocka_unit_test(test_hit),
 		cmocka_unit_test(test_float_text),
 		cmocka_unit_test(test_dyadic_text),
+		cmocka_unit_test(test_byte_text),
 		cmocka_unit_test(test_same_bytes_in_any_locale),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
