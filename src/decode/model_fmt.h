@@ -10,9 +10,10 @@
 #include "util/floatfmt.h"
 #include "util/strbuf.h"
 
-/* The text of a byte's value over a fixed power of two, every one made
- * before main: a normal (s8 / 64) or a colour (u8 / 128) is a copy of
- * 16 bytes (text, then what means nothing), not a number formatted. */
+/* The text of a byte's value over a fixed power of two, exactly and
+ * without trailing zeros, every one made before main: a normal (s8 / 64)
+ * or a colour (u8 / 128) is a copy of 16 bytes (text, then what means
+ * nothing), not a number formatted. */
 struct obj_byte_text {
 	char text[15];
 	uint8_t len;
@@ -25,15 +26,15 @@ static inline char *obj_put_byte(char *o, const struct obj_byte_text *t)
 	return o + t->len;
 }
 
+/* An S or T (u16 / 256), exactly, without trailing zeros: two table
+ * copies (20 bytes of room); and its length. */
+char *obj_put_st(char *o, uint16_t v);
+size_t obj_st_len(uint16_t v);
+
 /* Room one formatted number needs (floatfmt_shortest's FLOATFMT_MAX). */
 #define OBJ_NUMBER_ROOM FLOATFMT_MAX
 /* Every vertex and face line fits in this; names go through sb_puts. */
 #define OBJ_LINE_ROOM 192
-
-/* v / 2^shift, exactly, shift at most 8, without trailing zeros. */
-char *obj_put_dyadic(char *o, int32_t v, unsigned shift);
-/* Its length, without the text (sb_counts_only). */
-size_t obj_dyadic_len(int32_t v, unsigned shift);
 
 /* An OBJ line's room (sb_line_start); sb_line_done closes it. */
 char *obj_line_start(struct strbuf *sb);

@@ -22,21 +22,36 @@ struct writer {
 	/* The face numbers written last, by number mod 4: a strip's faces
 	 * share two corners with the one before, so each number of a strip
 	 * is formatted once, not three times.  v 0 is empty (OBJ counts
-	 * from 1). */
+	 * from 1).  The text is "N/N/N", the whole corner where a vertex's
+	 * vt and vn numbers are its own; its first n bytes are N. */
 	struct face_number {
 		uint64_t v;
-		char text[32];          /* 20 digits at most, 16 copied */
+		char text[48];          /* "N/N/N", N up to 10 digits, 16
+					   bytes copied past each */
 		size_t n;
 	} recent[4];
 };
 
-/* v's text (16 bytes to read) and its length. */
+/* The longest corner "N/N/N" (N below 2^32 + 1: ten digits), and what
+ * put_corner copies at once. */
+#define CORNER_COPY 32
+
+/* v's text (16 bytes to read, CORNER_COPY for the corner) and the
+ * length of the number. */
 static const char *face_number(struct writer *w, uint64_t v, size_t *n)
 {
 	struct face_number *r = &w->recent[v & 3];
 	if (r->v != v) {
+		char num[16];
+		char *e = numfmt_uint(num, v);
+		size_t k = (size_t)(e - num);
 		r->v = v;
-		r->n = (size_t)(numfmt_uint(r->text, v) - r->text);
+		r->n = k;
+		memcpy(r->text, num, 16);
+		r->text[k] = '/';
+		memcpy(r->text + k + 1, num, 16);
+		r->text[2 * k + 1] = '/';
+		memcpy(r->text + 2 * k + 2, num, 16);
 	}
 	*n = r->n;
 	return r->text;
@@ -47,12 +62,6 @@ static const char *face_number(struct writer *w, uint64_t v, size_t *n)
 static char *put_float(char *o, bool count, float f)
 {
 	return count ? o + floatfmt_shortest_len(f) : floatfmt_shortest(o, f);
-}
-
-static char *put_dyadic(char *o, bool count, int32_t v, unsigned shift)
-{
-	return count ? o + obj_dyadic_len(v, shift)
-		     : obj_put_dyadic(o, v, shift);
 }
 
 static char *put_byte(char *o, bool count, const struct obj_byte_text *t)
@@ -91,7 +100,8 @@ static void put_vt(struct strbuf *sb, const struct model_vertex *v)
 	*o++ = 't';
 	for (int i = 0; i < 2; i++) {
 		*o++ = ' ';
-		o = put_dyadic(o, count, v->st[i], 8);      /* / 256 */
+		o = count ? o + obj_st_len(v->st[i])
+			  : obj_put_st(o, v->st[i]);
 	}
 	sb_line_done(sb, s, o);
 }
@@ -126,10 +136,18 @@ static char *put_same_index(char *o, const char *num, size_t n, bool count)
 	return o + n;
 }
 
+/* The whole corner "N/N/N" (len bytes) from face_number's text. */
+static char *put_corner(char *o, const char *text, size_t len, bool count)
+{
+	if (!count)
+		memcpy(o, text, CORNER_COPY);
+	return o + len;
+}
+
 /* `f a/b/c ...` in the form the mmat's arrays allow.  When the mmats
  * before this one had every array, a corner's vt and vn numbers are its
- * v number, and are copied rather than formatted again: an OBJ holds
- * more face numbers than floats. */
+ * v number, and the corner is copied whole rather than formatted again:
+ * an OBJ holds more face numbers than floats. */
 static void put_f(struct writer *w, const struct model_mmat *mm,
 		  const uint32_t f[3], uint32_t vt_base, uint32_t vn_base)
 {
@@ -137,6 +155,8 @@ static void put_f(struct writer *w, const struct model_mmat *mm,
 	if (!s)
 		return;
 	bool count = sb_counts_only(w->obj);
+	bool same = mm->has_st && mm->has_normal &&
+		    vt_base == mm->first_vertex && vn_base == mm->first_vertex;
 	char *o = s;
 	*o++ = 'f';
 	for (int k = 0; k < 3; k++) {
@@ -144,6 +164,10 @@ static void put_f(struct writer *w, const struct model_mmat *mm,
 		uint64_t v = (uint64_t)f[k] + 1;
 		size_t n;
 		const char *num = face_number(w, v, &n);
+		if (same) {
+			o = put_corner(o, num, 3 * n + 2, count);
+			continue;
+		}
 		o = put_same_index(o, num, n, count);
 		uint32_t local = f[k] - mm->first_vertex;
 		uint64_t vt = (uint64_t)vt_base + local + 1;

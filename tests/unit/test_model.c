@@ -330,42 +330,26 @@ static void test_float_text(void **state)
 	free(c.p);
 }
 
-/* The fixed-point columns (vt, vn, colours) against printf's exact
- * decimal, trailing zeros dropped, and their counted lengths: every
- * value a normal, colour or ST can hold, at every shift, and the int32
- * edges; the bytes after the text are the writer's own. */
-static void test_dyadic_text(void **state)
+/* printf's exact decimal of v / 2^shift, trailing zeros dropped. */
+static size_t exact_text(char *want, size_t size, int32_t v, unsigned shift)
+{
+	snprintf(want, size, "%.8f", (double)v / (1 << shift));
+	char *p = want + strlen(want) - 1;
+	while (*p == '0')
+		*p-- = '\0';
+	if (*p == '.')
+		*p = '\0';
+	return strlen(want);
+}
+
+/* The fixed-point columns (vn, colours, vt) against printf's exact
+ * decimal: every value a normal, colour, S or T can hold, and the
+ * counted lengths; the bytes after the text are the writer's own. */
+static void test_fixed_point_text(void **state)
 {
 	(void)state;
 	char got[64], want[64];
-	const int32_t edges[] = { INT32_MIN, INT32_MIN + 1, INT32_MAX };
-	for (unsigned shift = 1; shift <= 8; shift++) {
-		for (int64_t v = -70000; v <= 70000 + 3; v++) {
-			int32_t x = v <= 70000 ? (int32_t)v : edges[v - 70001];
-			memset(got, '#', sizeof got);
-			char *end = obj_put_dyadic(got, x, shift);
-			snprintf(want, sizeof want, "%.8f", (double)x / (1 << shift));
-			char *p = want + strlen(want) - 1;
-			while (*p == '0')
-				*p-- = '\0';
-			if (*p == '.')
-				*p = '\0';
-			size_t n = strlen(want);
-			if ((size_t)(end - got) != n || memcmp(got, want, n) != 0 ||
-			    obj_dyadic_len(x, shift) != n)
-				fail_msg("%d / 2^%u written as %.*s", (int)x, shift,
-					 (int)(end - got), got);
-		}
-	}
-}
-
-/* The normals' and colours' tables: every byte as obj_put_dyadic (held
- * to printf above) writes it, and its length. */
-static void test_byte_text(void **state)
-{
-	(void)state;
 	for (unsigned b = 0; b < 256; b++) {
-		char got[32], want[32];
 		const struct {
 			const struct obj_byte_text *t;
 			int32_t v;
@@ -375,12 +359,23 @@ static void test_byte_text(void **state)
 			{ &obj_colour_text[b], (int32_t)b, 7 },
 		};
 		for (int i = 0; i < 2; i++) {
+			memset(got, '#', sizeof got);
 			char *end = obj_put_byte(got, tab[i].t);
-			char *wend = obj_put_dyadic(want, tab[i].v,
-						    tab[i].shift);
-			assert_int_equal(end - got, wend - want);
-			assert_memory_equal(got, want, (size_t)(end - got));
+			size_t n = exact_text(want, sizeof want, tab[i].v,
+					      tab[i].shift);
+			if ((size_t)(end - got) != n || memcmp(got, want, n))
+				fail_msg("%d / 2^%u written as %.*s", (int)tab[i].v,
+					 tab[i].shift, (int)(end - got), got);
 		}
+	}
+	for (uint32_t v = 0; v <= UINT16_MAX; v++) {
+		memset(got, '#', sizeof got);
+		char *end = obj_put_st(got, (uint16_t)v);
+		size_t n = exact_text(want, sizeof want, (int32_t)v, 8);
+		if ((size_t)(end - got) != n || memcmp(got, want, n) != 0 ||
+		    obj_st_len((uint16_t)v) != n)
+			fail_msg("%u / 256 written as %.*s", (unsigned)v,
+				 (int)(end - got), got);
 	}
 }
 
@@ -429,8 +424,7 @@ int main(void)
 		cmocka_unit_test(test_bone_and_skin),
 		cmocka_unit_test(test_hit),
 		cmocka_unit_test(test_float_text),
-		cmocka_unit_test(test_dyadic_text),
-		cmocka_unit_test(test_byte_text),
+		cmocka_unit_test(test_fixed_point_text),
 		cmocka_unit_test(test_same_bytes_in_any_locale),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
