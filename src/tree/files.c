@@ -380,18 +380,28 @@ void tree_made_opened(struct fs *fs, struct node *n)
 		return;
 	/* Only folders already listed: a hint never populates one.  At the
 	 * end of a member the hint goes on into the next one, so a reader
-	 * crossing members is not left to make their first files itself. */
+	 * crossing members is not left to make their first files itself;
+	 * and the first file of the member after that is made then too, so
+	 * that its member is inflated a member ahead.  Else a worker
+	 * inflated each member only once the reader came within MADE_AHEAD
+	 * files of it, and the reader waited for that at every crossing. */
 	unsigned queued = 0;
 	size_t left = MADE_AHEAD * MADE_AHEAD_SPAN;
 	queue_named(fs, up, i + 1, n->name, &queued, &left);
 	struct node *archive = up->parent;
 	size_t k;
-	if (queued < MADE_AHEAD && archive &&
-	    tree_kid_named(archive, up->name, &k) == up &&
-	    k + 1 < archive->u.dir.nkids &&
-	    dir_ready(archive->u.dir.kids[k + 1]))
-		queue_named(fs, archive->u.dir.kids[k + 1], 0, n->name,
-			    &queued, &left);
+	if (queued == MADE_AHEAD || !archive ||
+	    tree_kid_named(archive, up->name, &k) != up)
+		return;
+	for (size_t j = k + 1; j <= k + 2 && j < archive->u.dir.nkids; j++) {
+		struct node *next = archive->u.dir.kids[j];
+		if (!dir_ready(next))
+			return;
+		if (j == k + 2)
+			queued = MADE_AHEAD - 1;        /* its first only */
+		left = MADE_AHEAD * MADE_AHEAD_SPAN;
+		queue_named(fs, next, 0, n->name, &queued, &left);
+	}
 }
 
 int tree_stat(struct fs *fs, struct node *n, struct stat *st)

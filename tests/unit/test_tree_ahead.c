@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /* test_tree_ahead.c - folders populated ahead of a listing that goes
  * through costly siblings in order, forwards (find) or backwards (bash's
- * glob), and not ahead of one that goes through cheap ones; and what a
- * listing sees of a folder does not depend on whether that happened. */
+ * glob), and not ahead of one that goes through cheap ones; what a
+ * listing sees of a folder does not depend on whether that happened; and
+ * the files made ahead of a reader crossing members. */
 #include "config.h"
 
 #include <errno.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -88,10 +91,66 @@ static int fill_made(struct fs *fs, struct node *dir)
 	return dir_publish(&b);
 }
 
+/* An archive of MEMBERS members of OBJECTS objects, each object with a
+ * made file f.png: made[] says which were made. */
+#define MEMBERS 5
+#define OBJECTS 3
+
+static atomic_bool made[MEMBERS * OBJECTS];
+
+static int produce_marked(struct fs *fs, struct node *file, uint8_t **data,
+			  size_t *len)
+{
+	(void)fs;
+	atomic_store(&made[file->u.made.arg], true);
+	*data = malloc(1);
+	if (!*data)
+		return -ENOMEM;
+	**data = 'x';
+	*len = 1;
+	return 0;
+}
+
+static int populate_object(struct fs *fs, struct node *dir)
+{
+	struct dir_builder b;
+	dir_builder_init(&b, fs, dir);
+	dir_add_made(&b, "f.png", 0, produce_marked, NULL,
+		     (uint32_t)(uintptr_t)dir->u.dir.ctx);
+	return dir_publish(&b);
+}
+
+static int populate_member(struct fs *fs, struct node *dir)
+{
+	uintptr_t m = (uintptr_t)dir->u.dir.ctx;
+	struct dir_builder b;
+	dir_builder_init(&b, fs, dir);
+	for (uintptr_t o = 0; o < OBJECTS; o++) {
+		char name[16];
+		snprintf(name, sizeof name, "o%u", (unsigned)o);
+		dir_add_dir(&b, name, 0, populate_object,
+			    (void *)(m * OBJECTS + o));
+	}
+	return dir_publish(&b);
+}
+
+static int populate_archive(struct fs *fs, struct node *dir)
+{
+	struct dir_builder b;
+	dir_builder_init(&b, fs, dir);
+	for (uintptr_t m = 0; m < MEMBERS; m++) {
+		char name[16];
+		snprintf(name, sizeof name, "m%u", (unsigned)m);
+		dir_add_dir(&b, name, 0, populate_member, (void *)m);
+	}
+	return dir_publish(&b);
+}
+
 static int populate_root(struct fs *fs, struct node *dir)
 {
 	struct dir_builder b;
 	dir_builder_init(&b, fs, dir);
+	dir_add_dir(&b, "arc", 0, populate_archive, NULL);
 	struct node *made = dir_add_dir(&b, "made", 0, NULL, NULL);
 	if (!made || fill_made(fs, made) < 0)
 		return -ENOMEM;
@@ -107,6 +166,14 @@ static struct node *child(struct fs *fs, struct node *dir, const char *name)
 	struct node *n = tree_child(fs, dir, name, &err);
 	assert_non_null(n);
 	return n;
+}
+
+/* Waits up to five seconds for the flag. */
+static bool wait_flag(atomic_bool *flag)
+{
+	for (int t = 0; t < 5000 && !atomic_load(flag); t++)
+		usleep(1000);
+	return atomic_load(flag);
 }
 
 /* Waits up to five seconds for kid i to be populated. */
@@ -295,6 +362,49 @@ static void link_counts_do_not_depend_on_population(void **state)
 	assert_int_equal(links_of(fs, child(fs, fs->root, "made")), 4);
 }
 
+/* The listed archive (every folder ready, as after a find) and its file
+ * mM/oO/f.png. */
+static struct node *made_file(struct fs *fs, unsigned m, unsigned o)
+{
+	struct node *arc = child(fs, fs->root, "arc");
+	assert_int_equal(tree_ready(fs, arc), 0);
+	for (unsigned i = 0; i < MEMBERS; i++) {
+		char name[16];
+		snprintf(name, sizeof name, "m%u", i);
+		struct node *mem = child(fs, arc, name);
+		assert_int_equal(tree_ready(fs, mem), 0);
+		for (unsigned j = 0; j < OBJECTS; j++) {
+			snprintf(name, sizeof name, "o%u", j);
+			assert_int_equal(tree_ready(fs, child(fs, mem, name)), 0);
+		}
+	}
+	char name[16];
+	snprintf(name, sizeof name, "m%u", m);
+	struct node *mem = child(fs, arc, name);
+	snprintf(name, sizeof name, "o%u", o);
+	return child(fs, child(fs, mem, name), "f.png");
+}
+
+/* A reader of one name in object after object, at the end of a member:
+ * the next member's files are made ahead, and the first of the member
+ * after it, so that its member is ready before the reader crosses;
+ * nothing further. */
+static void made_ahead_reaches_two_members_on(void **state)
+{
+	struct fs *fs = *state;
+	for (int i = 0; i < MEMBERS * OBJECTS; i++)
+		atomic_store(&made[i], false);
+	struct node *a = made_file(fs, 0, 1), *b = made_file(fs, 0, 2);
+	tree_made_opened(fs, a);
+	tree_made_opened(fs, b);
+	for (int i = 1 * OBJECTS; i <= 2 * OBJECTS; i++)
+		assert_true(wait_flag(&made[i]));
+	usleep(50000);
+	assert_false(atomic_load(&made[2 * OBJECTS + 1]));
+	assert_false(atomic_load(&made[3 * OBJECTS]));
+	assert_false(atomic_load(&made[0]));
+}
+
 #define TREE_TEST(f) cmocka_unit_test_setup_teardown(f, setup_fs, teardown_fs)
 
 int main(void)
@@ -308,6 +418,7 @@ int main(void)
 		TREE_TEST(noreadahead_populates_nothing_ahead),
 		TREE_TEST(listing_ahead_takes_the_farthest),
 		TREE_TEST(link_counts_do_not_depend_on_population),
+		TREE_TEST(made_ahead_reaches_two_members_on),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
