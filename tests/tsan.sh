@@ -34,21 +34,23 @@ CFLAGS="-std=c11 -g -O1 -fno-omit-frame-pointer -fsanitize=thread -pthread"
 CPPFLAGS="-D_GNU_SOURCE -I$BUILDDIR -I$SRCDIR/src $(pkg-config --cflags $PKGS)"
 
 mkdir -p "$OUT/obj"
-# objs: the daemon's; check_objs: ccsfs-check's own (it has its main).
-objs=
+# lib: what every program shares; glue: the daemon's own (its main and
+# the FUSE glue, src/fuse/); check_objs: ccsfs-check's own.
+lib=
+glue=
 check_objs=
 for c in "$SRCDIR"/src/*/*.c; do
 	o=$OUT/obj/$(basename "$c" .c).o
 	$TSAN_CC $CFLAGS $CPPFLAGS -c "$c" -o "$o" || exit 1
-	case $(basename "$c") in
-	ccsfs_check.c|check_*.c) check_objs="$check_objs $o" ;;
-	*) objs="$objs $o" ;;
+	case $c in
+	*/src/bin/ccsfs_check.c|*/src/bin/check_*.c) check_objs="$check_objs $o" ;;
+	*/src/bin/ccsfs.c|*/src/fuse/*) glue="$glue $o" ;;
+	*) lib="$lib $o" ;;
 	esac
 done
 # shellcheck disable=SC2086
-$TSAN_CC $CFLAGS -o "$OUT/ccsfs" $objs $(pkg-config --libs $PKGS) || exit 1
+$TSAN_CC $CFLAGS -o "$OUT/ccsfs" $glue $lib $(pkg-config --libs $PKGS) || exit 1
 echo "built $OUT/ccsfs"
-lib=$(echo "$objs" | tr ' ' '\n' | grep -v -e '/ccsfs\.o$' -e '/fuse_ops\.o$' | tr '\n' ' ')
 # shellcheck disable=SC2086
 $TSAN_CC $CFLAGS -o "$OUT/ccsfs-check" $check_objs $lib $(pkg-config --libs $PKGS) || exit 1
 echo "built $OUT/ccsfs-check"
