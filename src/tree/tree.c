@@ -409,7 +409,10 @@ struct node *tree_child(struct fs *fs, struct node *dir, const char *name,
 		return NULL;
 	}
 	int rc = tree_ready(fs, dir);
-	if (rc < 0 && !dir->u.dir.nkids) {
+	/* Declined on a worker (-EAGAIN), the folder is not ready, and a
+	 * reader may be filling it now: its kids are not this thread's to
+	 * look at.  A folder that failed may still list what it found. */
+	if (rc == -EAGAIN || (rc < 0 && !dir->u.dir.nkids)) {
 		*err = rc;
 		return NULL;
 	}
