@@ -252,8 +252,8 @@ static void check_tables(struct check *c)
 static void walk_dir(struct worker *w, struct node *dir, int role)
 {
 	struct check *c = w->c;
-	int rc = tree_ready(c->fs, dir);
-	if (rc < 0 && !dir->u.dir.nkids) {
+	int rc = tree_kids_ready(c->fs, dir);
+	if (rc < 0) {
 		char path[4096];
 		check_path(dir, path, sizeof path);
 		problem_errno(c, path, -rc);

@@ -160,13 +160,14 @@ static bool dir_ready(const struct node *n)
 #define MADE_AHEAD 4
 
 /* The same-named files in the listed folders of `up` from child `from`
- * on, at most *left of them looked at; queues them until *queued is
- * MADE_AHEAD. */
-static void queue_named(struct fs *fs, struct node *up, size_t from,
-			const char *name, unsigned *queued, size_t *left)
+ * on, at most *left of them looked at: queues up to `want` of them and
+ * returns how many it counted. */
+static unsigned queue_named(struct fs *fs, struct node *up, size_t from,
+			    const char *name, unsigned want, size_t *left)
 {
-	for (size_t j = from; j < up->u.dir.nkids && *queued < MADE_AHEAD &&
-	     *left; j++, (*left)--) {
+	unsigned queued = 0;
+	for (size_t j = from; j < up->u.dir.nkids && queued < want && *left;
+	     j++, (*left)--) {
 		struct node *next = up->u.dir.kids[j];
 		struct node *f = dir_ready(next) ?
 				 tree_kid_named(next, name, NULL) : NULL;
@@ -175,11 +176,12 @@ static void queue_named(struct fs *fs, struct node *up, size_t from,
 		/* One being made counts but is not queued again: a worker
 		 * would only wait for the one that makes it.  A known size
 		 * says nothing of the bytes: a listing only measures. */
-		(*queued)++;
+		queued++;
 		if (f->type == NODE_FILE && f->file_kind == FILE_MADE &&
 		    !atomic_exchange(&f->u.made.ahead, true))
 			readahead_queue(&fs->readahead, make_ahead, f);
 	}
+	return queued;
 }
 
 /* A worker's job: lists a folder ahead of a listing and learns its files'
@@ -385,23 +387,22 @@ void tree_made_opened(struct fs *fs, struct node *n)
 	 * that its member is inflated a member ahead.  Else a worker
 	 * inflated each member only once the reader came within MADE_AHEAD
 	 * files of it, and the reader waited for that at every crossing. */
-	unsigned queued = 0;
 	size_t left = MADE_AHEAD * MADE_AHEAD_SPAN;
-	queue_named(fs, up, i + 1, n->name, &queued, &left);
+	unsigned queued = queue_named(fs, up, i + 1, n->name, MADE_AHEAD, &left);
 	struct node *archive = up->parent;
 	size_t k;
 	if (queued == MADE_AHEAD || !archive ||
 	    tree_kid_named(archive, up->name, &k) != up)
 		return;
-	for (size_t j = k + 1; j <= k + 2 && j < archive->u.dir.nkids; j++) {
-		struct node *next = archive->u.dir.kids[j];
-		if (!dir_ready(next))
-			return;
-		if (j == k + 2)
-			queued = MADE_AHEAD - 1;        /* its first only */
-		left = MADE_AHEAD * MADE_AHEAD_SPAN;
-		queue_named(fs, next, 0, n->name, &queued, &left);
-	}
+	struct node *const *members = archive->u.dir.kids;
+	size_t count = archive->u.dir.nkids;
+	if (k + 1 >= count || !dir_ready(members[k + 1]))
+		return;
+	queue_named(fs, members[k + 1], 0, n->name, MADE_AHEAD - queued,
+		    &left);
+	left = MADE_AHEAD_SPAN;
+	if (k + 2 < count && dir_ready(members[k + 2]))
+		queue_named(fs, members[k + 2], 0, n->name, 1, &left);
 }
 
 int tree_stat(struct fs *fs, struct node *n, struct stat *st)

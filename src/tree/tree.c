@@ -379,6 +379,12 @@ int tree_ready(struct fs *fs, struct node *dir)
 	return dir->u.dir.error;
 }
 
+int tree_kids_ready(struct fs *fs, struct node *dir)
+{
+	int rc = tree_ready(fs, dir);
+	return rc == -EAGAIN || (rc < 0 && !dir->u.dir.nkids) ? rc : 0;
+}
+
 /* The child called name, by binary search; its position in *index when
  * index is not NULL. */
 struct node *tree_kid_named(const struct node *dir, const char *name,
@@ -408,11 +414,8 @@ struct node *tree_child(struct fs *fs, struct node *dir, const char *name,
 		*err = -ENOTDIR;
 		return NULL;
 	}
-	int rc = tree_ready(fs, dir);
-	/* Declined on a worker (-EAGAIN), the folder is not ready, and a
-	 * reader may be filling it now: its kids are not this thread's to
-	 * look at.  A folder that failed may still list what it found. */
-	if (rc == -EAGAIN || (rc < 0 && !dir->u.dir.nkids)) {
+	int rc = tree_kids_ready(fs, dir);
+	if (rc < 0) {
 		*err = rc;
 		return NULL;
 	}

@@ -249,6 +249,11 @@ struct node *node_new_dir(struct fs *fs, const char *name, time_t mtime,
  * for (a scan of a whole archive) on a readahead worker with -EAGAIN:
  * the folder then stays unpopulated, and tree_ready returns -EAGAIN. */
 int tree_ready(struct fs *fs, struct node *dir);
+/* tree_ready for a caller about to look at the folder's kids: 0 when it
+ * may (populated, or failed with what it found), else the error.  A
+ * folder declined on a worker (-EAGAIN) may be being filled by a reader
+ * now, so its kids are not to be looked at. */
+int tree_kids_ready(struct fs *fs, struct node *dir);
 struct node *tree_child(struct fs *fs, struct node *dir, const char *name,
 			int *err);
 

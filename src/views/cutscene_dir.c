@@ -55,8 +55,6 @@ static bool setup_defines(struct fs *fs, struct member *self, const char *name,
 	if (!o || o == self || !member_is_setup(o->name))
 		return false;
 	int err = 0;
-	if (tree_ready(fs, o->dir) < 0 && !o->dir->u.dir.nkids)
-		return false;
 	struct node *n = tree_child(fs, o->dir, object, &err);
 	return n && n->type == NODE_DIR;
 }
@@ -112,7 +110,7 @@ static struct member *walked_with_nodes(struct fs *fs, struct member *m,
 					struct member *o)
 {
 	if (!o || o == m || !member_is_setup(o->name) ||
-	    (tree_ready(fs, o->dir) < 0 && !o->dir->u.dir.nkids))
+	    tree_kids_ready(fs, o->dir) < 0)
 		return NULL;
 	return o->walked && scene_has_nodes(&o->scene) ? o : NULL;
 }
