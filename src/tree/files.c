@@ -398,9 +398,13 @@ void tree_made_opened(struct fs *fs, struct node *n)
 	size_t count = archive->u.dir.nkids;
 	if (k + 1 >= count || !dir_ready(members[k + 1]))
 		return;
+	/* Each member gets the whole span: the objects without the name
+	 * may come first (TEX_ folders sort after most others), and the
+	 * ones left of this member would have used it up. */
+	left = MADE_AHEAD * MADE_AHEAD_SPAN;
 	queue_named(fs, members[k + 1], 0, n->name, MADE_AHEAD - queued,
 		    &left);
-	left = MADE_AHEAD_SPAN;
+	left = MADE_AHEAD * MADE_AHEAD_SPAN;
 	if (k + 2 < count && dir_ready(members[k + 2]))
 		queue_named(fs, members[k + 2], 0, n->name, 1, &left);
 }

@@ -91,8 +91,9 @@ static int fill_made(struct fs *fs, struct node *dir)
 	return dir_publish(&b);
 }
 
-/* An archive of MEMBERS members of OBJECTS objects, each object with a
- * made file f.png: made[] says which were made. */
+/* An archive of MEMBERS members of OBJECTS objects (after OTHERS
+ * folders without one), each object with a made file f.png: made[] says
+ * which were made. */
 #define MEMBERS 5
 #define OBJECTS 3
 
@@ -120,11 +121,21 @@ static int populate_object(struct fs *fs, struct node *dir)
 	return dir_publish(&b);
 }
 
+/* Folders without the file, sorting before the objects that have it,
+ * as a member's other objects come before its TEX_ folders: more than
+ * a few, so that a hint must look past them. */
+#define OTHERS 20
+
 static int populate_member(struct fs *fs, struct node *dir)
 {
 	uintptr_t m = (uintptr_t)dir->u.dir.ctx;
 	struct dir_builder b;
 	dir_builder_init(&b, fs, dir);
+	for (unsigned i = 0; i < OTHERS; i++) {
+		char name[16];
+		snprintf(name, sizeof name, "a%02u", i);
+		dir_add_dir(&b, name, 0, populate_empty, NULL);
+	}
 	for (uintptr_t o = 0; o < OBJECTS; o++) {
 		char name[16];
 		snprintf(name, sizeof name, "o%u", (unsigned)o);
