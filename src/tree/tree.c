@@ -55,6 +55,7 @@ int fs_init(struct fs *fs, size_t cache_size)
 	pthread_cond_init(&fs->measured, NULL);
 	pthread_cond_init(&fs->handed_over, NULL);
 	pthread_mutex_init(&fs->arena_lock, NULL);
+	pthread_mutex_init(&fs->walk_lock, NULL);
 	readahead_init(&fs->readahead, fs);
 	return 0;
 }
@@ -89,6 +90,7 @@ void fs_destroy(struct fs *fs)
 	pthread_cond_destroy(&fs->measured);
 	pthread_cond_destroy(&fs->handed_over);
 	pthread_mutex_destroy(&fs->arena_lock);
+	pthread_mutex_destroy(&fs->walk_lock);
 }
 
 void *fs_alloc(struct fs *fs, size_t n)
@@ -342,8 +344,10 @@ int dir_publish(struct dir_builder *b)
 	cache_reserve(b->fs->cache, b->cap * sizeof *b->kids);
 	d->u.dir.kids = b->kids;
 	d->u.dir.nkids = (uint32_t)b->n;
-	for (size_t i = 0; i < b->n; i++)
+	for (size_t i = 0; i < b->n; i++) {
 		d->u.dir.nsubdirs += b->kids[i]->type == NODE_DIR;
+		b->kids[i]->place = (uint32_t)i;
+	}
 	b->kids = NULL;
 	return 0;
 }
@@ -405,6 +409,16 @@ struct node *tree_kid_named(const struct node *dir, const char *name,
 			lo = mid + 1;
 	}
 	return NULL;
+}
+
+bool tree_kid_place(const struct node *dir, const struct node *n,
+		    size_t *index)
+{
+	if (n->parent != dir || n->place >= dir->u.dir.nkids ||
+	    dir->u.dir.kids[n->place] != n)
+		return false;
+	*index = n->place;
+	return true;
 }
 
 struct node *tree_child(struct fs *fs, struct node *dir, const char *name,

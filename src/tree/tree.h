@@ -27,6 +27,12 @@
 /* How far past the folder a listing is in the workers list ahead
  * (files.c says why so far). */
 #define TREE_LIST_AHEAD 160
+/* Room for them: a power of two, so that a count that wraps past
+ * UINT_MAX still names the same place. */
+#define TREE_WALK_RING 256
+_Static_assert(TREE_WALK_RING >= TREE_LIST_AHEAD &&
+	       (TREE_WALK_RING & (TREE_WALK_RING - 1)) == 0,
+	       "the walk's ring holds every folder within reach");
 
 struct fs;
 struct node;
@@ -72,6 +78,10 @@ struct node {
 	 * fs->settle learns them on the first stat, and a listing leaves
 	 * them out.  Cleared once, after they are written. */
 	atomic_bool unsettled;
+	/* Its place among its parent's kids, set when they are published
+	 * (they never move after): the listing hints step from folder to
+	 * folder by it, not by a search of names. */
+	uint32_t place;
 	time_t mtime;
 	_Atomic uint64_t size;  /* files; SIZE_UNKNOWN until first made */
 	union {
@@ -154,6 +164,14 @@ struct fs {
 	 * many mean a listing, which wants sizes; few, readers (one or a
 	 * few at once), who open what they stat and want the bytes. */
 	atomic_uint stats_unopened;
+	/* The folders a listing reads next, as files.c's queue_list_ahead
+	 * walked them last: walk_steps folders on from walk_from, in the
+	 * ring walk_ring (walk_put counts what was put in it; the newest is
+	 * at walk_put - 1). */
+	pthread_mutex_t walk_lock;
+	struct node *walk_from;
+	struct node *walk_ring[TREE_WALK_RING];
+	unsigned walk_steps, walk_put;
 	/* Who takes a member's bytes as the cache evicts them (handoff.c),
 	 * and the file being handed over now (under lock; opens of it wait
 	 * for handed_over). */

@@ -20,6 +20,9 @@ enum { DIR_EMPTY, DIR_BUILDING, DIR_READY };
  * index is not NULL. */
 struct node *tree_kid_named(const struct node *dir, const char *name,
 			    size_t *index);
+/* Whether n is one of dir's published kids; its position in *index. */
+bool tree_kid_place(const struct node *dir, const struct node *n,
+		    size_t *index);
 
 /* handoff.c: a reader opened the view file (waits out its handoff). */
 void tree_view_opened(struct fs *fs, struct node *file);

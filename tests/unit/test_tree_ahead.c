@@ -322,13 +322,10 @@ static void noreadahead_populates_nothing_ahead(void **state)
 	assert_left_alone(costly, 2, KIDS - 1);
 }
 
-/* A listing that goes on (w000 was listed ahead) has the workers list
- * the farthest folders within reach that are not listed yet, and leaves
- * the near ones to itself: w145 to w160, not w001 to w144. */
-static void listing_ahead_takes_the_farthest(void **state)
+/* The wide folder's kids, every one ready, as a listing finds them. */
+static void wide_kids(struct fs *fs, struct node *w[WIDE])
 {
-	struct fs *fs = *state;
-	struct node *g = child(fs, fs->root, "wide"), *w[WIDE];
+	struct node *g = child(fs, fs->root, "wide");
 	assert_int_equal(tree_ready(fs, g), 0);
 	for (int i = 0; i < WIDE; i++) {
 		char name[16];
@@ -336,16 +333,67 @@ static void listing_ahead_takes_the_farthest(void **state)
 		w[i] = child(fs, g, name);
 		assert_int_equal(tree_ready(fs, w[i]), 0);
 	}
-	atomic_store(&w[0]->u.dir.listed_ahead, true);
-	assert_int_equal(tree_dir_open(fs, w[0]), 0);
-	int last = TREE_LIST_AHEAD, first = last - READAHEAD_SLOTS + 1;
+}
+
+/* Opens w[i] as a listing that found it listed ahead, and waits for the
+ * workers to list w[until]. */
+static void open_listed(struct fs *fs, struct node *w[WIDE], int i,
+			int until)
+{
+	atomic_store(&w[i]->u.dir.listed_ahead, true);
+	assert_int_equal(tree_dir_open(fs, w[i]), 0);
 	for (int t = 0; t < 5000 &&
-	     !atomic_load(&w[last]->u.dir.listed_ahead); t++)
+	     !atomic_load(&w[until]->u.dir.listed_ahead); t++)
 		usleep(1000);
 	usleep(100000);
-	for (int i = 1; i < WIDE; i++)
-		assert_int_equal(atomic_load(&w[i]->u.dir.listed_ahead),
-				 i >= first && i <= last);
+}
+
+/* Which of w[1..] are listed: those in [lo, hi] and [lo2, hi2], and the
+ * ones opened (given in opened, -1 ended). */
+static void assert_listed(struct node *w[WIDE], int lo, int hi, int lo2,
+			  int hi2, const int *opened)
+{
+	for (int i = 1; i < WIDE; i++) {
+		bool want = (i >= lo && i <= hi) || (i >= lo2 && i <= hi2);
+		for (const int *o = opened; *o >= 0; o++)
+			want = want || i == *o;
+		if (atomic_load(&w[i]->u.dir.listed_ahead) != want)
+			fail_msg("w%03d: listed %d, want %d", i,
+				 (int)atomic_load(&w[i]->u.dir.listed_ahead),
+				 (int)want);
+	}
+}
+
+/* A listing that goes on (w000 was listed ahead) has the workers list
+ * the farthest folders within reach that are not listed yet, and leaves
+ * the near ones to itself: w145 to w160, not w001 to w144. */
+static void listing_ahead_takes_the_farthest(void **state)
+{
+	struct fs *fs = *state;
+	struct node *w[WIDE];
+	wide_kids(fs, w);
+	int last = TREE_LIST_AHEAD, first = last - READAHEAD_SLOTS + 1;
+	open_listed(fs, w, 0, last);
+	assert_listed(w, first, last, 0, -1, (const int[]){ -1 });
+}
+
+/* Folder after folder, the reach moves on one folder (w161) and the
+ * farthest not listed yet are taken again, now behind what the workers
+ * listed (w129 to w144); a listing elsewhere (w005) reaches from there:
+ * w162 to w165, and back past what is listed, w117 to w128. */
+static void listing_ahead_moves_with_the_listing(void **state)
+{
+	struct fs *fs = *state;
+	struct node *w[WIDE];
+	wide_kids(fs, w);
+	int last = TREE_LIST_AHEAD, first = last - READAHEAD_SLOTS + 1;
+	open_listed(fs, w, 0, last);
+	open_listed(fs, w, 1, last + 1);
+	assert_listed(w, first - READAHEAD_SLOTS + 1, first - 1, first,
+		      last + 1, (const int[]){ 1, -1 });
+	open_listed(fs, w, 5, 5 + last);
+	assert_listed(w, first - 2 * READAHEAD_SLOTS + 5, last + 5, 0, -1,
+		      (const int[]){ 1, 5, -1 });
 }
 
 static nlink_t links_of(struct fs *fs, struct node *n)
@@ -428,6 +476,7 @@ int main(void)
 		TREE_TEST(cheap_folders_are_not_populated_ahead),
 		TREE_TEST(noreadahead_populates_nothing_ahead),
 		TREE_TEST(listing_ahead_takes_the_farthest),
+		TREE_TEST(listing_ahead_moves_with_the_listing),
 		TREE_TEST(link_counts_do_not_depend_on_population),
 		TREE_TEST(made_ahead_reaches_two_members_on),
 	};
