@@ -125,6 +125,13 @@ static inline bool sb_counts_only(const struct strbuf *sb)
 	return sb->measure;
 }
 
+/* A measuring strbuf counts n more bytes, as if they were appended: a
+ * text whose length is summed rather than written line by line. */
+static inline void sb_count(struct strbuf *sb, uint64_t n)
+{
+	sb->dropped += n;
+}
+
 /* A line written in place: room for the longest it can be reserved at
  * once (NULL after a failure), the line written at the pointer, then
  * closed with its newline.  The model texts' millions of lines go this

@@ -445,6 +445,66 @@ static void test_model_every_position_counted(void **state)
 	free(p);
 }
 
+/* A rigid model with every array (mtype 1) of `vertices` vertices whose
+ * normals, colours and S/T take every byte value, the S/T every u16 in
+ * steps; its byte length. */
+static size_t every_column_model(uint8_t *p, uint32_t vertices)
+{
+	size_t n = every_position_model(p, 2.0f, vertices);
+	wr_u16le(p + 16, 1);
+	uint8_t *o = p + n;
+	for (uint32_t v = 0; v < vertices; v++, o += 4)
+		for (int k = 0; k < 4; k++)
+			o[k] = (uint8_t)(v * 7 + (uint32_t)k * 64);
+	for (uint32_t v = 0; v < vertices; v++, o += 4)
+		wr_u32le(o, v * 0x01030507u);
+	for (uint32_t v = 0; v < vertices; v++, o += 4) {
+		wr_u16le(o, (uint16_t)(v * 13));
+		wr_u16le(o + 2, (uint16_t)(65535 - v * 29));
+	}
+	n = (size_t)(o - p);
+	wr_u32le(p + 4, (uint32_t)((n - 8) / 4));
+	return n;
+}
+
+/* A listing sums a body's line lengths column by column: every normal,
+ * colour and S/T byte, vertex numbers of one to five digits, and the
+ * body cut short in each array; decode_bytes asserts the sum is the
+ * text's length. */
+static void test_model_every_column_counted(void **state)
+{
+	(void)state;
+	const uint32_t vertices = 12000;
+	uint8_t *p = malloc(48 + 18 * (size_t)vertices);
+	assert_non_null(p);
+	size_t n = every_column_model(p, vertices);
+	char *text = decode_bytes(p, n, 0x100, test_name);
+	/* Vertex 11111: positions 33333 to 33335 as s16, normal bytes
+	 * 7 * 11111 + 64k, colour 0x01030507 * 11111, st 13 * 11111 and
+	 * 65535 - 29 * 11111, each cut to its width. */
+	expect_line(text, "mmat 0 vertex 11111: position -32203 -32202 -32201"
+		    " scaled -15.7241211 -15.7236328 -15.7231445"
+		    " normal -47 17 81 strip 145 colour 209 50 15 234"
+		    " st 13371 5460");
+	free(text);
+	/* Cut in the positions, the normals, the colours and the S/T. */
+	size_t body = 40, positions = body + 6 * (size_t)vertices;
+	const size_t cuts[] = {
+		body + 6 * 5000 + 3, positions + 4 * 777 + 1,
+		positions + 4 * (size_t)vertices + 4 * 9999 + 2, n - 1,
+	};
+	for (size_t k = 0; k < sizeof cuts / sizeof cuts[0]; k++) {
+		uint8_t *cut = malloc(cuts[k]);
+		assert_non_null(cut);
+		memcpy(cut, p, cuts[k]);
+		text = decode_bytes(cut, cuts[k], 0x100, test_name);
+		assert_int_equal(strncmp(last_line(text), "error: ", 7), 0);
+		free(text);
+		free(cut);
+	}
+	free(p);
+}
+
 static void test_model_old_version_masks_mtype(void **state)
 {
 	(void)state;
@@ -582,6 +642,7 @@ int main(void)
 		cmocka_unit_test(test_clut_lying_count),
 		cmocka_unit_test(test_model_rigid),
 		cmocka_unit_test(test_model_every_position_counted),
+		cmocka_unit_test(test_model_every_column_counted),
 		cmocka_unit_test(test_model_rigid_without_arrays),
 		cmocka_unit_test(test_model_old_version_masks_mtype),
 		cmocka_unit_test(test_model_bone),
