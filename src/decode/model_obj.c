@@ -19,6 +19,9 @@ struct writer {
 	struct strbuf *obj;
 	struct material_set mats;
 	uint32_t vt_count, vn_count;    /* written so far (v = vertices) */
+	/* The length of every f line of the mmat being written when all
+	 * have one (mmat_face_len), else 0. */
+	size_t face_len;
 	/* The face numbers written last, by number mod 4: a strip's faces
 	 * share two corners with the one before, so each number of a strip
 	 * is formatted once, not three times.  v 0 is empty (OBJ counts
@@ -144,6 +147,31 @@ static char *put_corner(char *o, const char *text, size_t len, bool count)
 	return o + len;
 }
 
+/* The length of put_f's line without its newline, for a text only
+ * counted: the corners' numbers are not formatted. */
+static size_t f_len(const struct model_mmat *mm, const uint32_t f[3],
+		    uint32_t vt_base, uint32_t vn_base)
+{
+	bool same = mm->has_st && mm->has_normal &&
+		    vt_base == mm->first_vertex && vn_base == mm->first_vertex;
+	size_t n = 1 + 3;       /* 'f', a space before each corner */
+	for (int k = 0; k < 3; k++) {
+		uint32_t local = f[k] - mm->first_vertex;
+		size_t v = numfmt_uint_len((uint64_t)f[k] + 1);
+		if (same) {     /* "N/N/N" */
+			n += 3 * v + 2;
+			continue;
+		}
+		n += v;
+		n += mm->has_st || mm->has_normal;
+		if (mm->has_st)
+			n += numfmt_uint_len((uint64_t)vt_base + local + 1);
+		if (mm->has_normal)
+			n += 1 + numfmt_uint_len((uint64_t)vn_base + local + 1);
+	}
+	return n;
+}
+
 /* `f a/b/c ...` in the form the mmat's arrays allow.  When the mmats
  * before this one had every array, a corner's vt and vn numbers are its
  * v number, and the corner is copied whole rather than formatted again:
@@ -155,6 +183,11 @@ static void put_f(struct writer *w, const struct model_mmat *mm,
 	if (!s)
 		return;
 	bool count = sb_counts_only(w->obj);
+	if (count) {
+		sb_line_done(w->obj, s, s + (w->face_len ? w->face_len :
+				f_len(mm, f, vt_base, vn_base)));
+		return;
+	}
 	bool same = mm->has_st && mm->has_normal &&
 		    vt_base == mm->first_vertex && vn_base == mm->first_vertex;
 	char *o = s;
@@ -257,6 +290,67 @@ static const char *put_mmat_head(struct writer *w,
 	return name;
 }
 
+/* ---- counting ---------------------------------------------------------
+ *
+ * A listing only counts a model.obj: a mmat's vertex and rigid face
+ * lines are summed, not put line by line (put_v, put_vt, put_vn and
+ * put_f write what each sum counts; the tests measure every OBJ they
+ * make). */
+
+static uint64_t float_len(float f)
+{
+	return floatfmt_shortest_len(f);
+}
+
+/* The length of each f line of the mmat (newline left out), when every
+ * one has the same: its v, vt and vn numbers each keep one width over
+ * the mmat's vertices, as in most mmats.  0 when they do not. */
+static size_t mmat_face_len(const struct model_mmat *mm, uint32_t vt_base,
+			    uint32_t vn_base)
+{
+	if (!mm->vertex_count)
+		return 0;
+	uint32_t first[3] = { mm->first_vertex, vt_base, vn_base };
+	bool has[3] = { true, mm->has_st, mm->has_normal };
+	size_t width[3] = { 0, 0, 0 };
+	for (int k = 0; k < 3; k++) {
+		uint64_t lo = (uint64_t)first[k] + 1;
+		width[k] = numfmt_uint_len(lo);
+		if (has[k] && numfmt_uint_len(lo + mm->vertex_count - 1) !=
+			      width[k])
+			return 0;
+	}
+	/* put_f's corner: v, then "/vt", "/vt/vn" or "//vn". */
+	size_t corner = width[0] + (mm->has_st || mm->has_normal) +
+			(mm->has_st ? width[1] : 0) +
+			(mm->has_normal ? 1 + width[2] : 0);
+	return 1 + 3 * (1 + corner);
+}
+
+/* The v, vt and vn lines of a mmat (posed normals when given). */
+static uint64_t vertex_lines_len(const struct model_vertex *v,
+				 const struct model_mmat *mm,
+				 const float (*posed)[3])
+{
+	uint64_t n = 0;
+	for (uint32_t i = 0; i < mm->vertex_count; i++, v++) {
+		n += 1 + 3 + 1 + float_len(v->pos[0]) + float_len(v->pos[1]) +
+		     float_len(v->pos[2]);
+		for (int k = 0; mm->has_colour && k < 3; k++)
+			n += 1 + obj_colour_text[v->colour[k]].len;
+		if (mm->has_st)
+			n += 2 + 2 + 1 + obj_st_len(v->st[0]) +
+			     obj_st_len(v->st[1]);
+		if (!mm->has_normal)
+			continue;
+		n += 2 + 3 + 1;
+		for (int k = 0; k < 3; k++)
+			n += posed ? float_len(posed[i][k])
+				   : obj_normal_text[(uint8_t)v->normal[k]].len;
+	}
+	return n;
+}
+
 static void put_mmat(struct writer *w, const struct model_mmat *mm,
 		     uint32_t index)
 {
@@ -265,20 +359,36 @@ static void put_mmat(struct writer *w, const struct model_mmat *mm,
 	const char *name = put_mmat_head(w, mm, index, fallback,
 					 sizeof fallback);
 	const struct model_vertex *v = m->vertices + mm->first_vertex;
-	for (uint32_t i = 0; i < mm->vertex_count; i++)
-		put_v(w->obj, &v[i], mm->has_colour);
-	for (uint32_t i = 0; mm->has_st && i < mm->vertex_count; i++)
-		put_vt(w->obj, &v[i]);
 	bool turned = w->m->posed_normal &&
 		      (mm->layout == MODEL_BONE || mm->layout == MODEL_SKIN);
-	for (uint32_t i = 0; mm->has_normal && i < mm->vertex_count; i++)
-		put_vn(w->obj, &v[i], turned ? w->m->posed_normal[
-			mm->first_vertex + i] : NULL);
+	const float (*posed)[3] = turned ? (const float (*)[3])
+		w->m->posed_normal + mm->first_vertex : NULL;
+	bool count = sb_counts_only(w->obj);
+	if (count) {
+		sb_count(w->obj, vertex_lines_len(v, mm, posed));
+	} else {
+		for (uint32_t i = 0; i < mm->vertex_count; i++)
+			put_v(w->obj, &v[i], mm->has_colour);
+		for (uint32_t i = 0; mm->has_st && i < mm->vertex_count; i++)
+			put_vt(w->obj, &v[i]);
+		for (uint32_t i = 0; mm->has_normal && i < mm->vertex_count;
+		     i++)
+			put_vn(w->obj, &v[i], posed ? posed[i] : NULL);
+	}
 	uint32_t vt_base = w->vt_count, vn_base = w->vn_count;
 	w->vt_count += mm->has_st ? mm->vertex_count : 0;
 	w->vn_count += mm->has_normal ? mm->vertex_count : 0;
+	w->face_len = count ? mmat_face_len(mm, vt_base, vn_base) : 0;
 	if (mm->layout == MODEL_BONE || mm->layout == MODEL_SKIN) {
 		put_node_faces(w, mm, name, vt_base, vn_base);
+	} else if (count && w->face_len) {
+		sb_count(w->obj, (uint64_t)mm->face_count * (w->face_len + 1));
+	} else if (count) {
+		uint64_t n = 0;
+		for (uint32_t i = 0; i < mm->face_count; i++)
+			n += f_len(mm, m->faces[mm->first_face + i], vt_base,
+				   vn_base) + 1;
+		sb_count(w->obj, n);
 	} else {
 		for (uint32_t i = 0; i < mm->face_count; i++)
 			put_f(w, mm, m->faces[mm->first_face + i], vt_base,

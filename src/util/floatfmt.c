@@ -513,6 +513,11 @@ char *floatfmt_shortest(char *o, float f)
  * floats met before, that is cheaper than their digits counted. */
 size_t floatfmt_shortest_len(float f)
 {
+	uint32_t bits;
+	memcpy(&bits, &f, sizeof bits);
+	const struct memo_slot *m = memo_slot_of(bits);
+	if (m->bits == bits && bits)
+		return m->len;
 	char text[FLOATFMT_MAX];
 	return (size_t)(floatfmt_shortest(text, f) - text);
 }
