@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* tree_internal.h - what tree.c (nodes, folders) and files.c (attributes
- * and reads) share; only tree/ includes it. */
+/* tree_internal.h - what tree.c (nodes, folders), files.c (attributes
+ * and reads) and ahead.c (work ahead of listings and readers) share;
+ * only tree/ includes it. */
 #ifndef CCSFS_TREE_INTERNAL_H
 #define CCSFS_TREE_INTERNAL_H
 
@@ -23,6 +24,21 @@ struct node *tree_kid_named(const struct node *dir, const char *name,
 /* Whether n is one of dir's published kids; its position in *index. */
 bool tree_kid_place(const struct node *dir, const struct node *n,
 		    size_t *index);
+
+/* files.c: whether a stat that has to size a file measures it (a
+ * listing, which wants sizes) rather than make it (a reader, who opens
+ * what it stats and would have it made twice). */
+bool tree_stat_measures(struct fs *fs, const struct node *n);
+/* files.c: makes a file into the cache (or finds it there), holding
+ * nothing. */
+int tree_make_cached(struct fs *fs, struct node *n);
+/* files.c: learns a made file's size, once: counted by its producer when
+ * `measure`, else made into the cache. */
+int tree_made_size(struct fs *fs, struct node *n, bool measure);
+
+/* ahead.c: a stat that has to size n; a listing's stats have the
+ * folders after n's listed ahead and the files after n sized. */
+void tree_stat_ahead(struct fs *fs, struct node *n);
 
 /* handoff.c: a reader opened the view file (waits out its handoff). */
 void tree_view_opened(struct fs *fs, struct node *file);
