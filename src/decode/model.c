@@ -26,6 +26,7 @@ struct decoder {
 	size_t len;
 	struct model_mesh *m;
 	size_t mmat_cap, vertex_cap, face_cap, entry_cap;
+	bool materials_only;    /* model_decode_materials */
 };
 
 enum { DECODED = 0, STOPPED = 1 };     /* or -ENOMEM */
@@ -438,9 +439,39 @@ static int mmat_fault(struct decoder *d, uint32_t index,
 		       (size_t)(d->len - mm->body));
 }
 
+/* A mmat as the materials see it: where the layout placed it, the rest
+ * of it is not read. */
+static int material_mmat(struct decoder *d, const struct ccsf_mmat *mm)
+{
+	struct model_mmat *out;
+	if (new_mmat(d, 0, &out))
+		return -ENOMEM;
+	switch (mm->kind) {
+	case CCSF_MMAT_BONE:
+		out->layout = MODEL_BONE;
+		break;
+	case CCSF_MMAT_SKIN:
+		out->layout = MODEL_SKIN;
+		break;
+	case CCSF_MMAT_SHADOW:
+		out->layout = MODEL_SHADOW;
+		end_mmat(d->m, out);
+		return DECODED;
+	default:
+		out->layout = MODEL_RIGID;
+		out->name = mm->name;
+		break;
+	}
+	out->material = mm->material;
+	end_mmat(d->m, out);
+	return DECODED;
+}
+
 static int decode_mmat(struct decoder *d, uint32_t index,
 		       const struct ccsf_mmat *mm)
 {
+	if (d->materials_only)
+		return material_mmat(d, mm);
 	switch (mm->kind) {
 	case CCSF_MMAT_BONE:
 		return bone_mmat(d, index, mm);
@@ -479,11 +510,13 @@ static int model_header(struct decoder *d, uint16_t version,
 	return 0;
 }
 
-int model_decode(const uint8_t *p, size_t len, uint16_t version,
-		 struct model_mesh *m, struct reason *why)
+static int decode(const uint8_t *p, size_t len, uint16_t version,
+		  struct model_mesh *m, bool materials_only,
+		  struct reason *why)
 {
 	memset(m, 0, sizeof *m);
-	struct decoder d = { .p = p, .len = len, .m = m };
+	struct decoder d = { .p = p, .len = len, .m = m,
+			     .materials_only = materials_only };
 	struct ccsf_model h;
 	reason_clear(why);
 	int rc = model_header(&d, version, &h, why);
@@ -502,6 +535,18 @@ int model_decode(const uint8_t *p, size_t len, uint16_t version,
 	if (rc == 0 && m->notes.failed)
 		rc = -ENOMEM;
 	return rc;
+}
+
+int model_decode(const uint8_t *p, size_t len, uint16_t version,
+		 struct model_mesh *m, struct reason *why)
+{
+	return decode(p, len, version, m, false, why);
+}
+
+int model_decode_materials(const uint8_t *p, size_t len, uint16_t version,
+			   struct model_mesh *m, struct reason *why)
+{
+	return decode(p, len, version, m, true, why);
 }
 
 int model_check(const uint8_t *p, size_t len, uint16_t version,

@@ -474,7 +474,8 @@ int model_obj(const uint8_t *p, size_t len, uint16_t version,
 	      struct strbuf *mtl, struct reason *why)
 {
 	struct model_mesh m;
-	int rc = model_decode(p, len, version, &m, why);
+	int rc = obj ? model_decode(p, len, version, &m, why)
+		     : model_decode_materials(p, len, version, &m, why);
 	if (rc == 0)
 		rc = model_mesh_obj(&m, env, obj, mtl);
 	model_mesh_free(&m);

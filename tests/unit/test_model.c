@@ -245,6 +245,20 @@ static void test_bone_and_skin(void **state)
 	assert_true(mesh.entries[3].last);
 	assert_int_equal(mesh.entry_count, 6);
 	model_mesh_free(&mesh);
+
+	/* model.mtl's decode: the same mmats, layouts and materials, and
+	 * nothing read past them. */
+	assert_int_equal(model_decode_materials(c.p, c.len, 0x100, &mesh,
+						&why), 0);
+	assert_int_equal(mesh.mmat_count, 2);
+	assert_int_equal(mesh.mmats[0].layout, MODEL_BONE);
+	assert_int_equal(mesh.mmats[1].layout, MODEL_SKIN);
+	assert_int_equal(mesh.mmats[0].material, O_MAT_WOOD);
+	assert_int_equal(mesh.mmats[1].material, O_MAT_WOOD);
+	assert_int_equal(mesh.vertex_count, 0);
+	assert_int_equal(mesh.face_count, 0);
+	assert_int_equal(mesh.entry_count, 0);
+	model_mesh_free(&mesh);
 	free(c.p);
 }
 
