@@ -99,7 +99,8 @@ static void put_attributes(struct prim *p, uint32_t k,
 	}
 }
 
-/* The mmat's triangles as indices into its own vertices. */
+/* The mmat's triangles as indices into its own vertices (a measure
+ * only counts them). */
 static void put_faces(struct prim *p, const struct model_mesh *m,
 		      const struct model_mmat *mm)
 {
@@ -109,6 +110,10 @@ static void put_faces(struct prim *p, const struct model_mesh *m,
 		for (int i = 0; i < 3; i++)
 			inside &= t[i] >= mm->first_vertex &&
 				  t[i] - mm->first_vertex < mm->vertex_count;
+		if (p->sizes_only) {
+			p->index_count += inside ? 3 : 0;
+			continue;
+		}
 		for (int i = 0; inside && i < 3; i++)
 			p->index[p->index_count++] = t[i] - mm->first_vertex;
 	}
@@ -168,7 +173,7 @@ static void put_primitive(struct scene_build *b, struct strbuf *o,
 		      false);
 	/* Indices in 16 bits where the vertices allow: half the bytes. */
 	bool narrow = p->count <= 65535;
-	if (narrow) {
+	if (narrow && !p->sizes_only) {
 		/* In place: entry i is read before bytes 2i..2i+1 change. */
 		uint8_t *o16 = (uint8_t *)p->index;
 		for (uint32_t i = 0; i < p->index_count; i++) {
