@@ -266,9 +266,12 @@ static inline unsigned u8_len(unsigned b)
 	return 1 + (b >= 10) + (b >= 100);
 }
 
+/* Without a branch: normals' signs are as good as random, and a
+ * mispredicted sign was most of the time a listing counted them. */
 static inline unsigned s8_len(int b)
 {
-	return b < 0 ? 1 + u8_len((unsigned)-b) : u8_len((unsigned)b);
+	unsigned neg = (unsigned)(b >> 31);     /* all ones when negative */
+	return (neg & 1) + u8_len(((unsigned)b ^ neg) - neg);
 }
 
 static uint64_t count_positions(struct dec *d, const uint8_t *p, uint64_t n)
