@@ -364,35 +364,41 @@ static void assert_listed(struct node *w[WIDE], int lo, int hi, int lo2,
 	}
 }
 
+/* The farthest of the first reach: TREE_LIST_AHEAD folders on from w000,
+ * READAHEAD_SLOTS of them. */
+#define LAST TREE_LIST_AHEAD
+#define FIRST (LAST - READAHEAD_SLOTS + 1)
+
 /* A listing that goes on (w000 was listed ahead) has the workers list
  * the farthest folders within reach that are not listed yet, and leaves
  * the near ones to itself: w145 to w160, not w001 to w144. */
+static void start_wide(struct fs *fs, struct node *w[WIDE])
+{
+	wide_kids(fs, w);
+	open_listed(fs, w, 0, LAST);
+	assert_listed(w, FIRST, LAST, 0, -1, (const int[]){ -1 });
+}
+
 static void listing_ahead_takes_the_farthest(void **state)
 {
-	struct fs *fs = *state;
 	struct node *w[WIDE];
-	wide_kids(fs, w);
-	int last = TREE_LIST_AHEAD, first = last - READAHEAD_SLOTS + 1;
-	open_listed(fs, w, 0, last);
-	assert_listed(w, first, last, 0, -1, (const int[]){ -1 });
+	start_wide(*state, w);
 }
 
 /* Folder after folder, the reach moves on one folder (w161) and the
  * farthest not listed yet are taken again, now behind what the workers
- * listed (w129 to w144); a listing elsewhere (w005) reaches from there:
- * w162 to w165, and back past what is listed, w117 to w128. */
+ * listed (w130 to w144); a listing elsewhere (w005) reaches from there:
+ * w162 to w165, and back past what is listed, w118 to w129. */
 static void listing_ahead_moves_with_the_listing(void **state)
 {
 	struct fs *fs = *state;
 	struct node *w[WIDE];
-	wide_kids(fs, w);
-	int last = TREE_LIST_AHEAD, first = last - READAHEAD_SLOTS + 1;
-	open_listed(fs, w, 0, last);
-	open_listed(fs, w, 1, last + 1);
-	assert_listed(w, first - READAHEAD_SLOTS + 1, first - 1, first,
-		      last + 1, (const int[]){ 1, -1 });
-	open_listed(fs, w, 5, 5 + last);
-	assert_listed(w, first - 2 * READAHEAD_SLOTS + 5, last + 5, 0, -1,
+	start_wide(fs, w);
+	open_listed(fs, w, 1, LAST + 1);
+	assert_listed(w, FIRST - READAHEAD_SLOTS + 1, FIRST - 1, FIRST,
+		      LAST + 1, (const int[]){ 1, -1 });
+	open_listed(fs, w, 5, LAST + 5);
+	assert_listed(w, FIRST - 2 * READAHEAD_SLOTS + 5, LAST + 5, 0, -1,
 		      (const int[]){ 1, 5, -1 });
 }
 
