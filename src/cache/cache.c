@@ -84,7 +84,7 @@ struct cache {
  * more than a reader and its readahead make while it reads one value. */
 #define RERUN_REUSE_GAP 8
 /* The made values that always stay: for two readers, the one being read
- * and the four made ahead of it (files.c's MADE_AHEAD), and one more. */
+ * and the four made ahead of it (tree/ahead.c's MADE_AHEAD), and one more. */
 #define MADE_KEEP 12
 
 struct cache *cache_new(size_t limit)

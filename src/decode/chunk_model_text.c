@@ -261,6 +261,9 @@ typedef char *(*column_fn)(char *, struct dec *, struct cursor *);
 /* The lengths of n elements of a column, from p (n * elem bytes). */
 typedef uint64_t (*count_fn)(struct dec *, const uint8_t *p, uint64_t n);
 
+/* A byte's digits by two comparisons: a vertex line has eight bytes to
+ * count, and numfmt_uint_len's general way (leading zeros, a table of
+ * powers of ten) is for numbers of any size. */
 static inline unsigned u8_len(unsigned b)
 {
 	return 1 + (b >= 10) + (b >= 100);

@@ -26,7 +26,7 @@ struct decoder {
 	size_t len;
 	struct model_mesh *m;
 	size_t mmat_cap, vertex_cap, face_cap, entry_cap;
-	bool materials_only;    /* model_decode_materials */
+	bool materials_only;    /* model_decode_as without the mesh */
 };
 
 enum { DECODED = 0, STOPPED = 1 };     /* or -ENOMEM */
@@ -110,9 +110,27 @@ static void set_st(struct model_vertex *v, const uint8_t *st)
 	v->st[1] = rd_u16le(st + 2);
 }
 
+/* The layout each kind of mmat is decoded to. */
+static enum model_layout layout_of(const struct ccsf_mmat *mm)
+{
+	switch (mm->kind) {
+	case CCSF_MMAT_BONE:
+		return MODEL_BONE;
+	case CCSF_MMAT_SKIN:
+		return MODEL_SKIN;
+	case CCSF_MMAT_SHADOW:
+		return MODEL_SHADOW;
+	default:
+		return MODEL_RIGID;
+	}
+}
+
 /* Makes room for a mmat and n more vertices and faces (a strip makes at
- * most one face a vertex). */
-static int new_mmat(struct decoder *d, uint64_t n, struct model_mmat **out)
+ * most one face a vertex), and opens it with what the layout says of it:
+ * its layout, a rigid one's name, and the material of all but a shadow
+ * (which draws none). */
+static int new_mmat(struct decoder *d, const struct ccsf_mmat *from,
+		    uint64_t n, struct model_mmat **out)
 {
 	struct model_mesh *m = d->m;
 	if (!grow(&m->mmats, &d->mmat_cap, m->mmat_count + 1ull,
@@ -127,6 +145,9 @@ static int new_mmat(struct decoder *d, uint64_t n, struct model_mmat **out)
 	mm->first_vertex = m->vertex_count;
 	mm->first_face = m->face_count;
 	mm->note_start = m->notes.len;
+	mm->layout = layout_of(from);
+	mm->name = mm->layout == MODEL_RIGID ? from->name : 0;
+	mm->material = mm->layout != MODEL_SHADOW ? from->material : 0;
 	*out = mm;
 	return 0;
 }
@@ -226,15 +247,12 @@ static int rigid_mmat(struct decoder *d, uint32_t index,
 	struct model_mesh *m = d->m;
 	uint32_t n = mm->vertices;
 	struct model_mmat *out;
-	if (new_mmat(d, n, &out))
+	if (new_mmat(d, mm, n, &out))
 		return -ENOMEM;
 	const uint8_t *pos = array_at(d, mm, CCSF_A_POSITION);
 	const uint8_t *nrm = array_at(d, mm, CCSF_A_NORMAL);
 	const uint8_t *col = array_at(d, mm, CCSF_A_COLOUR);
 	const uint8_t *stp = array_at(d, mm, CCSF_A_ST);
-	out->layout = MODEL_RIGID;
-	out->name = mm->name;
-	out->material = mm->material;
 	out->has_normal = nrm;
 	/* mtype & 1 (lit): the decoder reads the colours and drops them */
 	out->has_colour = col && !(m->mtype & 1);
@@ -253,10 +271,8 @@ static int bone_mmat(struct decoder *d, uint32_t index,
 	struct model_mesh *m = d->m;
 	uint32_t n = mm->vertices;
 	struct model_mmat *out;
-	if (new_mmat(d, n, &out))
+	if (new_mmat(d, mm, n, &out))
 		return -ENOMEM;
-	out->layout = MODEL_BONE;
-	out->material = mm->material;
 	out->node = rd_u32le(array_at(d, mm, CCSF_A_NODE));
 	out->has_normal = out->has_st = true;
 	out->vertex_count = n;
@@ -330,13 +346,11 @@ static int skin_mmat(struct decoder *d, uint32_t index,
 	struct model_mesh *m = d->m;
 	uint32_t offsets = mm->offsets;
 	struct model_mmat *out;
-	if (new_mmat(d, mm->ends, &out) ||
+	if (new_mmat(d, mm, mm->ends, &out) ||
 	    !grow(&m->entries, &d->entry_cap,
 		  m->entry_count + (uint64_t)offsets,
 		  sizeof *m->entries))
 		return -ENOMEM;
-	out->layout = MODEL_SKIN;
-	out->material = mm->material;
 	out->has_normal = out->has_st = true;
 	const uint8_t *nrm = array_at(d, mm, CCSF_A_NORMAL);
 	const uint8_t *stp = array_at(d, mm, CCSF_A_ST);
@@ -391,9 +405,8 @@ static int shadow_mmat(struct decoder *d, uint32_t index,
 	uint32_t n = mm->vertices;
 	uint32_t tris = (uint32_t)mm->array[CCSF_A_TRIANGLE].count;
 	struct model_mmat *out;
-	if (new_mmat(d, (uint64_t)n + tris, &out))
+	if (new_mmat(d, mm, (uint64_t)n + tris, &out))
 		return -ENOMEM;
-	out->layout = MODEL_SHADOW;
 	out->vertex_count = n;
 	const uint8_t *pos = array_at(d, mm, CCSF_A_POSITION);
 	const uint8_t *tri = array_at(d, mm, CCSF_A_TRIANGLE);
@@ -439,30 +452,12 @@ static int mmat_fault(struct decoder *d, uint32_t index,
 		       (size_t)(d->len - mm->body));
 }
 
-/* A mmat as the materials see it: where the layout placed it, the rest
- * of it is not read. */
+/* A mmat as model.mtl sees it: its head, the rest not read. */
 static int material_mmat(struct decoder *d, const struct ccsf_mmat *mm)
 {
 	struct model_mmat *out;
-	if (new_mmat(d, 0, &out))
+	if (new_mmat(d, mm, 0, &out))
 		return -ENOMEM;
-	switch (mm->kind) {
-	case CCSF_MMAT_BONE:
-		out->layout = MODEL_BONE;
-		break;
-	case CCSF_MMAT_SKIN:
-		out->layout = MODEL_SKIN;
-		break;
-	case CCSF_MMAT_SHADOW:
-		out->layout = MODEL_SHADOW;
-		end_mmat(d->m, out);
-		return DECODED;
-	default:
-		out->layout = MODEL_RIGID;
-		out->name = mm->name;
-		break;
-	}
-	out->material = mm->material;
 	end_mmat(d->m, out);
 	return DECODED;
 }
@@ -510,13 +505,12 @@ static int model_header(struct decoder *d, uint16_t version,
 	return 0;
 }
 
-static int decode(const uint8_t *p, size_t len, uint16_t version,
-		  struct model_mesh *m, bool materials_only,
-		  struct reason *why)
+int model_decode_as(const uint8_t *p, size_t len, uint16_t version,
+		    bool mesh, struct model_mesh *m, struct reason *why)
 {
 	memset(m, 0, sizeof *m);
 	struct decoder d = { .p = p, .len = len, .m = m,
-			     .materials_only = materials_only };
+			     .materials_only = !mesh };
 	struct ccsf_model h;
 	reason_clear(why);
 	int rc = model_header(&d, version, &h, why);
@@ -540,13 +534,7 @@ static int decode(const uint8_t *p, size_t len, uint16_t version,
 int model_decode(const uint8_t *p, size_t len, uint16_t version,
 		 struct model_mesh *m, struct reason *why)
 {
-	return decode(p, len, version, m, false, why);
-}
-
-int model_decode_materials(const uint8_t *p, size_t len, uint16_t version,
-			   struct model_mesh *m, struct reason *why)
-{
-	return decode(p, len, version, m, true, why);
+	return model_decode_as(p, len, version, true, m, why);
 }
 
 int model_check(const uint8_t *p, size_t len, uint16_t version,

@@ -112,11 +112,11 @@ struct model_mesh {
  * leaves a mesh that model_mesh_free() releases. */
 int model_decode(const uint8_t *p, size_t len, uint16_t version,
 		 struct model_mesh *mesh, struct reason *why);
-/* The same mmats, with their layout, name and material only: no
- * vertices, faces or notes (model.mtl, which names each mmat's
- * material, needs nothing more). */
-int model_decode_materials(const uint8_t *p, size_t len, uint16_t version,
-			   struct model_mesh *mesh, struct reason *why);
+/* model_decode() with `mesh`; without, the same mmats with only their
+ * layout, name and material: no vertices, faces or notes (model.mtl,
+ * which names each mmat's material, needs nothing more). */
+int model_decode_as(const uint8_t *p, size_t len, uint16_t version,
+		    bool mesh, struct model_mesh *m, struct reason *why);
 void model_mesh_free(struct model_mesh *mesh);
 /* What model_decode() would return short of -ENOMEM, without decoding the
  * mmats: only the header makes a chunk unreadable (a bad mmat stops the
@@ -131,8 +131,7 @@ int model_check(const uint8_t *p, size_t len, uint16_t version,
 int model_mesh_obj(const struct model_mesh *mesh, const struct model_env *env,
 		   struct strbuf *obj, struct strbuf *mtl);
 
-/* model_decode() then model_mesh_obj() (model_decode_materials() when
- * obj is NULL). */
+/* model_decode_as() (the mesh when obj is given) then model_mesh_obj(). */
 int model_obj(const uint8_t *p, size_t len, uint16_t version,
 	      const struct model_env *env, struct strbuf *obj,
 	      struct strbuf *mtl, struct reason *why);

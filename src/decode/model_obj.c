@@ -147,13 +147,21 @@ static char *put_corner(char *o, const char *text, size_t len, bool count)
 	return o + len;
 }
 
+/* Whether a corner's vt and vn numbers are its v number: the mmats
+ * before this one had every array, and so has this one. */
+static bool corner_is_own(const struct model_mmat *mm, uint32_t vt_base,
+			  uint32_t vn_base)
+{
+	return mm->has_st && mm->has_normal && vt_base == mm->first_vertex &&
+	       vn_base == mm->first_vertex;
+}
+
 /* The length of put_f's line without its newline, for a text only
  * counted: the corners' numbers are not formatted. */
 static size_t f_len(const struct model_mmat *mm, const uint32_t f[3],
 		    uint32_t vt_base, uint32_t vn_base)
 {
-	bool same = mm->has_st && mm->has_normal &&
-		    vt_base == mm->first_vertex && vn_base == mm->first_vertex;
+	bool same = corner_is_own(mm, vt_base, vn_base);
 	size_t n = 1 + 3;       /* 'f', a space before each corner */
 	for (int k = 0; k < 3; k++) {
 		uint32_t local = f[k] - mm->first_vertex;
@@ -188,8 +196,7 @@ static void put_f(struct writer *w, const struct model_mmat *mm,
 				f_len(mm, f, vt_base, vn_base)));
 		return;
 	}
-	bool same = mm->has_st && mm->has_normal &&
-		    vt_base == mm->first_vertex && vn_base == mm->first_vertex;
+	bool same = corner_is_own(mm, vt_base, vn_base);
 	char *o = s;
 	*o++ = 'f';
 	for (int k = 0; k < 3; k++) {
@@ -297,11 +304,6 @@ static const char *put_mmat_head(struct writer *w,
  * put_f write what each sum counts; the tests measure every OBJ they
  * make). */
 
-static uint64_t float_len(float f)
-{
-	return floatfmt_shortest_len(f);
-}
-
 /* The length of each f line of the mmat (newline left out), when every
  * one has the same: its v, vt and vn numbers each keep one width over
  * the mmat's vertices, as in most mmats.  0 when they do not. */
@@ -334,8 +336,9 @@ static uint64_t vertex_lines_len(const struct model_vertex *v,
 {
 	uint64_t n = 0;
 	for (uint32_t i = 0; i < mm->vertex_count; i++, v++) {
-		n += 1 + 3 + 1 + float_len(v->pos[0]) + float_len(v->pos[1]) +
-		     float_len(v->pos[2]);
+		n += 1 + 1;     /* 'v', the newline */
+		for (int k = 0; k < 3; k++)
+			n += 1 + floatfmt_shortest_len(v->pos[k]);
 		for (int k = 0; mm->has_colour && k < 3; k++)
 			n += 1 + obj_colour_text[v->colour[k]].len;
 		if (mm->has_st)
@@ -345,7 +348,7 @@ static uint64_t vertex_lines_len(const struct model_vertex *v,
 			continue;
 		n += 2 + 3 + 1;
 		for (int k = 0; k < 3; k++)
-			n += posed ? float_len(posed[i][k])
+			n += posed ? floatfmt_shortest_len(posed[i][k])
 				   : obj_normal_text[(uint8_t)v->normal[k]].len;
 	}
 	return n;
@@ -381,14 +384,8 @@ static void put_mmat(struct writer *w, const struct model_mmat *mm,
 	w->face_len = count ? mmat_face_len(mm, vt_base, vn_base) : 0;
 	if (mm->layout == MODEL_BONE || mm->layout == MODEL_SKIN) {
 		put_node_faces(w, mm, name, vt_base, vn_base);
-	} else if (count && w->face_len) {
+	} else if (w->face_len) {       /* counted, every line one length */
 		sb_count(w->obj, (uint64_t)mm->face_count * (w->face_len + 1));
-	} else if (count) {
-		uint64_t n = 0;
-		for (uint32_t i = 0; i < mm->face_count; i++)
-			n += f_len(mm, m->faces[mm->first_face + i], vt_base,
-				   vn_base) + 1;
-		sb_count(w->obj, n);
 	} else {
 		for (uint32_t i = 0; i < mm->face_count; i++)
 			put_f(w, mm, m->faces[mm->first_face + i], vt_base,
@@ -474,8 +471,7 @@ int model_obj(const uint8_t *p, size_t len, uint16_t version,
 	      struct strbuf *mtl, struct reason *why)
 {
 	struct model_mesh m;
-	int rc = obj ? model_decode(p, len, version, &m, why)
-		     : model_decode_materials(p, len, version, &m, why);
+	int rc = model_decode_as(p, len, version, obj != NULL, &m, why);
 	if (rc == 0)
 		rc = model_mesh_obj(&m, env, obj, mtl);
 	model_mesh_free(&m);

@@ -137,8 +137,10 @@ static void queue_list_ahead(struct fs *fs, struct node *dir)
 	struct node *far[READAHEAD_SLOTS];
 	pthread_mutex_lock(&fs->walk_lock);
 	unsigned steps = fs->walk_steps, put = fs->walk_put;
-	if (dir == fs->walk_from) {
-		/* read again: the walk stands */
+	bool again = dir == fs->walk_from;
+	if (again) {
+		/* read again (each stat that sizes a file of it comes here):
+		 * the walk stands */
 	} else if (steps && next_listed(fs->walk_from) == dir) {
 		steps--;                /* one folder on */
 	} else {
@@ -149,8 +151,13 @@ static void queue_list_ahead(struct fs *fs, struct node *dir)
 			       : dir;
 	for (; steps < TREE_LIST_AHEAD && (n = next_listed(n)); steps++)
 		fs->walk_ring[put++ % TREE_WALK_RING] = n;
+	bool grew = put != fs->walk_put;
 	fs->walk_steps = steps;
 	fs->walk_put = put;
+	if (again && !grew) {   /* what it reaches was queued the first time */
+		pthread_mutex_unlock(&fs->walk_lock);
+		return;
+	}
 	unsigned count = 0;
 	for (unsigned k = 1; k <= steps && count < READAHEAD_SLOTS; k++) {
 		struct node *f = fs->walk_ring[(put - k) % TREE_WALK_RING];

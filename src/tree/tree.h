@@ -25,7 +25,7 @@
 #include "io/blob.h"
 
 /* How far past the folder a listing is in the workers list ahead
- * (files.c says why so far). */
+ * (ahead.c says why so far). */
 #define TREE_LIST_AHEAD 160
 /* Room for them: a power of two, so that a count that wraps past
  * UINT_MAX still names the same place. */
@@ -164,7 +164,7 @@ struct fs {
 	 * many mean a listing, which wants sizes; few, readers (one or a
 	 * few at once), who open what they stat and want the bytes. */
 	atomic_uint stats_unopened;
-	/* The folders a listing reads next, as files.c's queue_list_ahead
+	/* The folders a listing reads next, as ahead.c's queue_list_ahead
 	 * walked them last: walk_steps folders on from walk_from, in the
 	 * ring walk_ring (walk_put counts what was put in it; the newest is
 	 * at walk_put - 1). */

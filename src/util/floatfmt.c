@@ -486,17 +486,19 @@ struct memo_slot {
 
 static _Thread_local struct memo_slot memo[1u << MEMO_BITS];
 
-static struct memo_slot *memo_slot_of(uint32_t bits)
+/* f's slot, and in *bits f's bits; whether the slot holds f's text. */
+static bool memo_find(float f, uint32_t *bits, struct memo_slot **slot)
 {
-	return &memo[(uint32_t)(bits * 0x9e3779b1u) >> (32 - MEMO_BITS)];
+	memcpy(bits, &f, sizeof *bits);
+	*slot = &memo[(uint32_t)(*bits * 0x9e3779b1u) >> (32 - MEMO_BITS)];
+	return (*slot)->bits == *bits && *bits;
 }
 
 char *floatfmt_shortest(char *o, float f)
 {
 	uint32_t bits;
-	memcpy(&bits, &f, sizeof bits);
-	struct memo_slot *m = memo_slot_of(bits);
-	if (m->bits == bits && bits) {
+	struct memo_slot *m;
+	if (memo_find(f, &bits, &m)) {
 		memcpy(o, m->text, MEMO_TEXT);
 		return o + m->len;
 	}
@@ -514,9 +516,8 @@ char *floatfmt_shortest(char *o, float f)
 size_t floatfmt_shortest_len(float f)
 {
 	uint32_t bits;
-	memcpy(&bits, &f, sizeof bits);
-	const struct memo_slot *m = memo_slot_of(bits);
-	if (m->bits == bits && bits)
+	struct memo_slot *m;
+	if (memo_find(f, &bits, &m))
 		return m->len;
 	char text[FLOATFMT_MAX];
 	return (size_t)(floatfmt_shortest(text, f) - text);

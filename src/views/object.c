@@ -188,8 +188,7 @@ static int posed_model_obj(struct member *m, const uint8_t *data, size_t len,
 	const struct ccsf_scene *s = member_scene(m);
 	struct model_mesh mesh;
 	struct pose pose = { 0 };
-	int rc = obj ? model_decode(p, plen, s->version, &mesh, why)
-		     : model_decode_materials(p, plen, s->version, &mesh, why);
+	int rc = model_decode_as(p, plen, s->version, obj != NULL, &mesh, why);
 	pose_it = pose_it && (mesh.mtype & 4);
 	if (rc == 0 && pose_it)
 		rc = pose_build(s, data, len, &pose);

@@ -248,8 +248,8 @@ static void test_bone_and_skin(void **state)
 
 	/* model.mtl's decode: the same mmats, layouts and materials, and
 	 * nothing read past them. */
-	assert_int_equal(model_decode_materials(c.p, c.len, 0x100, &mesh,
-						&why), 0);
+	assert_int_equal(model_decode_as(c.p, c.len, 0x100, false, &mesh,
+					 &why), 0);
 	assert_int_equal(mesh.mmat_count, 2);
 	assert_int_equal(mesh.mmats[0].layout, MODEL_BONE);
 	assert_int_equal(mesh.mmats[1].layout, MODEL_SKIN);
