@@ -320,19 +320,6 @@ static uint64_t count_st(struct dec *d, const uint8_t *p, uint64_t n)
 	return len;
 }
 
-/* The digits of the numbers 0 to n - 1, all together. */
-static uint64_t digits_below(uint64_t n)
-{
-	uint64_t sum = 0, lo = 0, hi = 10;
-	for (unsigned k = 1; lo < n; k++) {
-		uint64_t top = n < hi ? n : hi;
-		sum += (top - lo) * k;
-		lo = hi;
-		hi = hi > UINT64_MAX / 10 ? UINT64_MAX : hi * 10;
-	}
-	return sum;
-}
-
 /* The length of a body's first `shown` vertex lines (put_head, each
  * column, the newline); false when an array is not all there, which
  * the lines' own reads handle. */
@@ -342,7 +329,7 @@ static bool count_vertex_lines(struct dec *d, const struct body_array *a,
 {
 	uint64_t sum = shown * (strlen(d->prefix) + sizeof "vertex " - 1 +
 				sizeof ":" - 1 + sizeof "\n" - 1) +
-		       digits_below(shown);
+		       numfmt_digits_below(shown);
 	for (size_t i = 0; i < n; i++) {
 		if (shown > SIZE_MAX / a[i].elem)
 			return false;

@@ -29,6 +29,18 @@ void numfmt_digits(char *end, uint64_t v, unsigned n)
 		end[-1] = (char)('0' + v % 10);
 }
 
+uint64_t numfmt_digits_below(uint64_t n)
+{
+	uint64_t sum = 0, lo = 0, hi = 10;
+	for (unsigned k = 1; lo < n; k++) {
+		uint64_t top = n < hi ? n : hi;
+		sum += (top - lo) * k;
+		lo = hi;
+		hi = hi > UINT64_MAX / 10 ? UINT64_MAX : hi * 10;
+	}
+	return sum;
+}
+
 static unsigned digit_count(uint64_t v)
 {
 	unsigned n = 1;

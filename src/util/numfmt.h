@@ -73,6 +73,10 @@ static inline char *numfmt_int_or_skip(char *o, int64_t v, bool skip)
 	return skip ? o + numfmt_int_len(v) : numfmt_int(o, v);
 }
 
+/* The digits of the numbers 0 to n - 1, all together: what a run of
+ * numbered lines spends on its numbers. */
+uint64_t numfmt_digits_below(uint64_t n);
+
 /* The n bytes ending at end: v's last n digits, zeros in front. */
 void numfmt_digits(char *end, uint64_t v, unsigned n);
 

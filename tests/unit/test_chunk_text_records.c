@@ -241,6 +241,60 @@ static void test_header_and_index(void **state)
 	every_length(&c, 0x100);
 }
 
+/* A listing sums the lines of a palette's or a header's records at once
+ * (chunk_dec.c's count_record_lines): the lengths decode() compares,
+ * text made against text counted, over 256 colours whose every channel
+ * takes one, two and three digits and whose numbers reach three, and
+ * over a header's words; cut at every length, where the sum must stop
+ * at the last whole record. */
+static void test_records_counted_at_once(void **state)
+{
+	(void)state;
+	struct chunk c;
+	chunk_begin(&c, CCSF_CLUT);
+	put32(&c, 1);
+	put32(&c, 9);
+	put8(&c, 0x05);
+	put8(&c, 0);
+	put8(&c, 0);
+	put8(&c, 112);
+	put16(&c, 896);
+	put16(&c, 992);
+	put32(&c, 256);
+	for (unsigned i = 0; i < 256; i++) {
+		put8(&c, i);
+		put8(&c, 255 - i);
+		put8(&c, (i * 7) & 0xff);
+		put8(&c, i % 3 ? 128 : 5);
+	}
+	chunk_end(&c);
+	char *text = decode(&c, 0x100);
+	expect_line(text, "colour 0: 0 255 0 5");
+	expect_line(text, "colour 9: 9 246 63 5");
+	expect_line(text, "colour 100: 100 155 188 128");
+	assert_string_equal(last_line(text), "colour 255: 255 0 249 5\n");
+	free(text);
+	every_length(&c, 0x100);
+
+	chunk_begin(&c, CCSF_HEADER);
+	static const char magic[4] = "CCSF";
+	for (int i = 0; i < 4; i++)
+		put8(&c, (uint8_t)magic[i]);
+	for (int i = 0; i < 32; i++)
+		put8(&c, i < 6 ? (uint8_t)"xasc00"[i] : 0);
+	put16(&c, 0x100);
+	pad4(&c, 0);
+	put32(&c, 1);                   /* frames */
+	put32(&c, 12);                  /* count */
+	for (uint32_t i = 0; i < 12; i++)
+		put32(&c, i * 0x10203u);
+	chunk_end(&c);
+	text = decode(&c, 0x100);
+	expect_line(text, "word 11: 0x000b1621");
+	free(text);
+	every_length(&c, 0x100);
+}
+
 static void test_hit(void **state)
 {
 	(void)state;
@@ -495,6 +549,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_header_and_index),
+		cmocka_unit_test(test_records_counted_at_once),
 		cmocka_unit_test(test_hit),
 		cmocka_unit_test(test_pcm),
 		cmocka_unit_test(test_frame_records),
