@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "fuse/fuse_ops.h"
+#include "fuse/loop.h"
 #include "fuse/push.h"
 #include "tree/tree.h"
 #include "util/log.h"
@@ -126,6 +127,10 @@ static int level_option(const char *value, int *out)
 static int loop_threads(struct fuse_session *se,
 			const struct fuse_cmdline_opts *cl)
 {
+	/* libfuse's own loop for what only it does: a device clone a
+	 * thread. */
+	if (!cl->clone_fd)
+		return loop_serve(se, cl->max_threads);
 	struct fuse_loop_config *lc = fuse_loop_cfg_create();
 	if (!lc)
 		return 1;

@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "cache/cache.h"
+#include "util/blocking.h"
 #include "util/bufpool.h"
 
 struct cache_value {
@@ -352,8 +353,10 @@ static int get(struct cache *c, uint64_t key, cache_fill_fn fill, void *ctx,
 	pthread_mutex_lock(&c->lock);
 	struct cache_value *v;
 	/* Wait out a fill in progress; if it failed, try ourselves. */
-	while ((v = table_find(c, key)) && !v->ready)
+	while ((v = table_find(c, key)) && !v->ready) {
+		blocking_begins();
 		pthread_cond_wait(&c->filled, &c->lock);
+	}
 	if (v) {
 		c->hits++;
 		list_unlink(list_of(c, v), v);
@@ -375,6 +378,7 @@ static int get(struct cache *c, uint64_t key, cache_fill_fn fill, void *ctx,
 		size_t b = bucket_of(c, key);
 		v->hnext = c->table[b];
 		c->table[b] = v;
+		blocking_begins();      /* an inflate, or a file made */
 		rc = fill_value(c, v, fill, ctx, made);
 	}
 	if (rc == 0) {

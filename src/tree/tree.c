@@ -13,6 +13,7 @@
 
 #include "tree/tree.h"
 #include "tree/tree_internal.h"
+#include "util/blocking.h"
 #include "util/bufpool.h"
 #include "util/lenmemo.h"
 #include "util/log.h"
@@ -357,6 +358,7 @@ int tree_ready(struct fs *fs, struct node *dir)
 	if (atomic_load_explicit(&dir->u.dir.state, memory_order_acquire) ==
 	    DIR_READY)
 		return dir->u.dir.error;
+	blocking_begins();
 	pthread_mutex_lock(&fs->lock);
 	while (atomic_load(&dir->u.dir.state) == DIR_BUILDING)
 		pthread_cond_wait(&fs->populated, &fs->lock);

@@ -7,11 +7,16 @@
  *	                 i.e. absolute, symbolic links resolved)
  *	CCSFS_EIO_FROM   first byte that fails (decimal)
  *	CCSFS_EIO_TO     first byte past the range (decimal)
+ *	CCSFS_EIO_STALL  a path: set, the reads in the range do not fail but
+ *	                 wait, as a drive that retries does, until that
+ *	                 path exists (two minutes at most); PATH.waiting is
+ *	                 made when the first one starts waiting
  *
  * Without CCSFS_EIO_FILE nothing fails.  Every other call goes to libc.
  */
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,20 +57,34 @@ static ssize_t call_next(const char *name, int fd, void *buf, size_t count,
 	return next(fd, buf, count, offset);
 }
 
+/* False once the read may go on: it waited for CCSFS_EIO_STALL. */
+static int read_fails(void)
+{
+	const char *go = getenv("CCSFS_EIO_STALL");
+	if (!go) {
+		errno = EIO;
+		return 1;
+	}
+	char waiting[4096];
+	snprintf(waiting, sizeof waiting, "%s.waiting", go);
+	int fd = open(waiting, O_WRONLY | O_CREAT, 0644);
+	if (fd >= 0)
+		close(fd);
+	for (int i = 0; i < 12000 && access(go, F_OK) != 0; i++)
+		usleep(10000);
+	return 0;
+}
+
 ssize_t pread(int fd, void *buf, size_t count, off_t offset)
 {
-	if (fails(fd, count, (uint64_t)offset)) {
-		errno = EIO;
+	if (fails(fd, count, (uint64_t)offset) && read_fails())
 		return -1;
-	}
 	return call_next("pread", fd, buf, count, offset);
 }
 
 ssize_t pread64(int fd, void *buf, size_t count, off64_t offset)
 {
-	if (fails(fd, count, (uint64_t)offset)) {
-		errno = EIO;
+	if (fails(fd, count, (uint64_t)offset) && read_fails())
 		return -1;
-	}
 	return call_next("pread64", fd, buf, count, offset);
 }

@@ -21,15 +21,16 @@ check "mounts the pristine image" mount_ccsfs "$iso" "$ref"
 (cd "$ref" && find . -type f | sort) >"$work/files"
 
 # compare_all MNT OUT [SKIP]: reads every file of the pristine tree under
-# MNT, but those whose path starts with SKIP; writes one line per file to
+# MNT, but those whose path SKIP (a regular expression) matches at its
+# start; writes one line per file to
 # OUT: "same", "eio", "gone" (not there: its folder failed), or what went
 # wrong.  One python process for the lot (a shell loop of cat and cmp
 # took a minute); a hang is ended by the timeout and fails the test.
 cat >"$work/compare.py" <<'PY'
-import errno, sys
+import errno, re, sys
 mnt, ref, files, skip = sys.argv[1:5]
 for f in open(files).read().splitlines():
-    if skip and f.startswith(skip):
+    if skip and re.match(skip, f):
         continue
     try:
         with open(mnt + "/" + f, "rb") as fh:
@@ -119,11 +120,12 @@ shim=${EIO_PRELOAD:-$PWD/tests/faults/eio_preload.so}
 at() {
 	$PY -c "import sys; d=open(sys.argv[1],'rb').read(); print(d.find(open(sys.argv[2],'rb').read(4096)))" "$iso" "$1"
 }
-# mount_eio FROM TO: the pristine image, pread failing over [FROM, TO).
+# mount_eio FROM TO [STALL]: the pristine image, pread failing over
+# [FROM, TO), or, with STALL, waiting there until that file exists.
 mount_eio() {
 	# Under AddressSanitizer its runtime must come first.
 	_asan=$(ldd "$CCSFS" 2>/dev/null | awk '/libasan/ { print $3 }')
-	FG_WRAP="env LD_PRELOAD=${_asan:+$_asan:}$shim CCSFS_EIO_FILE=$(realpath "$iso") CCSFS_EIO_FROM=$1 CCSFS_EIO_TO=$2" \
+	FG_WRAP="env LD_PRELOAD=${_asan:+$_asan:}$shim CCSFS_EIO_FILE=$(realpath "$iso") CCSFS_EIO_FROM=$1 CCSFS_EIO_TO=$2${3:+ CCSFS_EIO_STALL=$3}" \
 		mount_fg "$iso" "$mnt" "$log"
 }
 if [ -f "$shim" ]; then
@@ -156,6 +158,58 @@ if [ -f "$shim" ]; then
 		grep -q '^ccsfs: DATA/SNDDATA.BIN: reading at byte 0: Input/output error$' "$log"
 	check "unreadable file: unmounts" unmount_fg "$mnt"
 	check_eq "unreadable file: the daemon exits 0" 0 "$fg_status"
+
+	# Bytes slow instead (a drive that retries), in the middle of
+	# OUTSIDE.BIN, a plain file of the disc's files mounted as a folder
+	# (its first sector is read when the root is listed): a reader
+	# waiting on them holds up no other reader, since the thread that
+	# read its request hands the reading of the device to another before
+	# it waits (src/fuse/loop.c).
+	stall=$work/stall.go
+	rm -f "$stall" "$stall.waiting"
+	wait_file() {
+		for _ in $(seq 100); do
+			[ -e "$1" ] && return 0
+			sleep 0.1
+		done
+		return 1
+	}
+	mount_slow() {
+		FG_WRAP="env LD_PRELOAD=${_asan:+$_asan:}$shim CCSFS_EIO_FILE=$(realpath "$disc/OUTSIDE.BIN") CCSFS_EIO_FROM=32768 CCSFS_EIO_TO=36864 CCSFS_EIO_STALL=$stall" \
+			mount_fg "$disc" "$mnt" "$log"
+	}
+	check "mounts the files with a slow range in OUTSIDE.BIN" mount_slow
+	timeout -s KILL 150 cat "$mnt/OUTSIDE.BIN" >"$work/stalled" &
+	stalled=$!
+	check "slow file: its read waits in the daemon" wait_file "$stall.waiting"
+	compare_all "$mnt" "$work/slow" ./OUTSIDE.BIN
+	check_eq "slow file: meanwhile every other file reads as before" "" \
+		"$(grep -v '^same ' "$work/slow")"
+	check "slow file: it was still waiting" kill -0 "$stalled"
+	touch "$stall"
+	wait "$stalled"
+	check "slow file: then it reads whole" cmp "$work/stalled" "$disc/OUTSIDE.BIN"
+	check "slow file: unmounts" unmount_fg "$mnt"
+	check_eq "slow file: the daemon exits 0" 0 "$fg_status"
+
+	# The same inside a member: its reader's thread waits in the
+	# member's inflation, or for a worker inflating it ahead.
+	rm -f "$stall" "$stall.waiting"
+	check "mounts with a slow sector inside xbig00" \
+		mount_eio "$bad" $((bad + sector)) "$stall"
+	timeout -s KILL 150 cat "$mnt/DATA/DATA.BIN/xbig00/xbig00.ccs" >"$work/stalled" &
+	stalled=$!
+	check "slow member: its read waits in the daemon" wait_file "$stall.waiting"
+	compare_all "$mnt" "$work/slow2" '\./DATA/DATA\.BIN/(xbig00/|%members\.txt$)'
+	check_eq "slow member: meanwhile every other file reads as before" "" \
+		"$(grep -v '^same ' "$work/slow2")"
+	check "slow member: it was still waiting" kill -0 "$stalled"
+	touch "$stall"
+	wait "$stalled"
+	check "slow member: then it reads whole" \
+		cmp "$work/stalled" "$ref/DATA/DATA.BIN/xbig00/xbig00.ccs"
+	check "slow member: unmounts" unmount_fg "$mnt"
+	check_eq "slow member: the daemon exits 0" 0 "$fg_status"
 else
 	ok "read errors # SKIP no $shim"
 fi

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: MIT */
+/* loop.h - the session's requests served by a few threads, one of them
+ * reading at a time, and the one that read a request serving it.
+ *
+ * libfuse's own multithreaded loop has every idle thread wait in read(2)
+ * of /dev/fuse, and the kernel wakes the one that has waited longest:
+ * a listing's requests, one after another, each woke another thread.  On
+ * a fresh ls -lR, where the readahead workers keep both cores busy
+ * measuring, that cost a fifth of the wall time against one thread
+ * (doc/performance.md, Stop 39).  Here the thread that served a request
+ * reads the next one itself, and another thread takes over the reading
+ * only when a request has to wait (util/blocking.h), so that a second
+ * reader is not held up behind it.
+ */
+#ifndef CCSFS_LOOP_H
+#define CCSFS_LOOP_H
+
+#include "fuse/fuse_ops.h"
+
+/* Serves se until it is unmounted or told to exit (a signal that
+ * fuse_set_signal_handlers set up), with at most max_threads threads.
+ * 0, or a negative errno when reading the device failed. */
+int loop_serve(struct fuse_session *se, unsigned max_threads);
+
+#endif
