@@ -92,6 +92,7 @@ static void loop_blocking(void)
 
 static void session_ended(struct loop *l, int res)
 {
+	fuse_session_exit(l->se);       /* what the caller waits for */
 	pthread_mutex_lock(&l->lock);
 	if (res < 0 && !l->error)
 		l->error = res;

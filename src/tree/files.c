@@ -14,7 +14,6 @@
 
 #include "tree/tree.h"
 #include "tree/tree_internal.h"
-#include "util/blocking.h"
 #include "util/bufpool.h"
 #include "util/log.h"
 #include "util/strbuf.h"
