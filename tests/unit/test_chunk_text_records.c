@@ -25,7 +25,8 @@ static void put_bytes(struct chunk *c, const void *s, size_t n)
 		put8(c, ((const uint8_t *)s)[i]);
 }
 
-static void make_header(struct chunk *c)
+/* Word i of its `words` is i * 0x10203. */
+static void make_header(struct chunk *c, uint32_t words)
 {
 	chunk_begin(c, CCSF_HEADER);
 	put_bytes(c, "CCSF", 4);
@@ -34,8 +35,9 @@ static void make_header(struct chunk *c)
 	put16(c, 0x100);
 	pad4(c, 0);
 	put32(c, 1);                    /* frames */
-	put32(c, 1);                    /* count */
-	put32(c, 0);
+	put32(c, words);                /* count */
+	for (uint32_t i = 0; i < words; i++)
+		put32(c, i * 0x10203u);
 	chunk_end(c);
 }
 
@@ -211,7 +213,7 @@ static void test_header_and_index(void **state)
 {
 	(void)state;
 	struct chunk c;
-	make_header(&c);
+	make_header(&c, 1);
 	expect_text(&c, 0x100,
 		"kind: 0x0001 (header)\n"
 		"tag: 0xcccc\n"
@@ -276,19 +278,7 @@ static void test_records_counted_at_once(void **state)
 	free(text);
 	every_length(&c, 0x100);
 
-	chunk_begin(&c, CCSF_HEADER);
-	static const char magic[4] = "CCSF";
-	for (int i = 0; i < 4; i++)
-		put8(&c, (uint8_t)magic[i]);
-	for (int i = 0; i < 32; i++)
-		put8(&c, i < 6 ? (uint8_t)"xasc00"[i] : 0);
-	put16(&c, 0x100);
-	pad4(&c, 0);
-	put32(&c, 1);                   /* frames */
-	put32(&c, 12);                  /* count */
-	for (uint32_t i = 0; i < 12; i++)
-		put32(&c, i * 0x10203u);
-	chunk_end(&c);
+	make_header(&c, 12);
 	text = decode(&c, 0x100);
 	expect_line(text, "word 11: 0x000b1621");
 	free(text);
