@@ -17,6 +17,7 @@
 
 #include "tree/tree.h"
 #include "tree/tree_internal.h"
+#include "util/blocking.h"
 
 /* The whole view among a populated member folder's files. */
 static struct node *whole_file(struct node *dir)
@@ -94,8 +95,10 @@ void tree_view_opened(struct fs *fs, struct node *file)
 {
 	pthread_mutex_lock(&fs->lock);
 	file->u.view.opened = true;
-	while (fs->handing == file)
+	while (fs->handing == file) {
+		blocking_begins();
 		pthread_cond_wait(&fs->handed_over, &fs->lock);
+	}
 	pthread_mutex_unlock(&fs->lock);
 }
 
