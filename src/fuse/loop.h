@@ -6,7 +6,7 @@
  * of /dev/fuse, and the kernel wakes the one that has waited longest:
  * a listing's requests, one after another, each woke another thread.  On
  * a fresh ls -lR, where the readahead workers keep both cores busy
- * measuring, that cost a fifth of the wall time against one thread
+ * measuring, that took a third longer than one thread did
  * (doc/performance.md, Stop 39).  Here the thread that served a request
  * reads the next one itself, and another thread takes over the reading
  * only when a request has to wait (util/blocking.h), so that a second
