@@ -22,9 +22,9 @@ struct prim {
 	uint32_t *index;
 	uint32_t index_count;
 	bool has_normal, has_colour, has_uv, skinned;
-	/* A measure: only the positions and indices are made, for the
-	 * bounds and the count; the other attributes only count their
-	 * bytes, so their arrays stay NULL. */
+	/* A measure: only the positions are made, for the bounds; the
+	 * indices are only counted and the other attributes' bytes only
+	 * summed, so their arrays stay NULL. */
 	bool sizes_only;
 };
 
@@ -57,12 +57,12 @@ static int prim_alloc(struct prim *p, const struct model_mmat *mm,
 	p->skinned = skinned;
 	p->sizes_only = sizes_only;
 	p->pos = malloc(n * 3 * sizeof(float));
-	p->index = malloc((mm->face_count ? mm->face_count : 1) * 3 *
-			  sizeof(uint32_t));
-	if (!p->pos || !p->index)
+	if (!p->pos)
 		return -ENOMEM;
 	if (sizes_only)
 		return 0;
+	p->index = malloc((mm->face_count ? mm->face_count : 1) * 3 *
+			  sizeof(uint32_t));
 	p->normal = p->has_normal ? malloc(n * 3 * sizeof(float)) : NULL;
 	p->colour = p->has_colour ? malloc(n * 4) : NULL;
 	p->uv = p->has_uv ? malloc(n * 2 * sizeof(float)) : NULL;
@@ -70,7 +70,8 @@ static int prim_alloc(struct prim *p, const struct model_mmat *mm,
 		p->joints = calloc(n * 4, sizeof(uint16_t));
 		p->weights = calloc(n * 4, sizeof(float));
 	}
-	if ((p->has_normal && !p->normal) || (p->has_colour && !p->colour) ||
+	if (!p->index || (p->has_normal && !p->normal) ||
+	    (p->has_colour && !p->colour) ||
 	    (p->has_uv && !p->uv) || (skinned && (!p->joints || !p->weights)))
 		return -ENOMEM;
 	return 0;

@@ -11,7 +11,6 @@
 
 #include "fuse/fuse_ops.h"
 #include "tree/tree.h"
-#include "util/blocking.h"
 #include "util/bufpool.h"
 
 /* An open file needs no state of its own: the node is its inode, and
@@ -278,7 +277,6 @@ static void ccsfs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	struct fs *fs = fs_of(req);
 	struct node *n = node_of(fs, ino);
 	if (tree_reads_copy(n)) {
-		blocking_begins();      /* the disc's own bytes: disk time */
 		char *buf = bufpool_alloc(size ? size : 1);
 		ssize_t r = buf ? tree_read(fs, n, buf, size, (uint64_t)off,
 					    host_fd_of(fi)) : -ENOMEM;

@@ -14,6 +14,7 @@
 
 #include "tree/tree.h"
 #include "tree/tree_internal.h"
+#include "util/blocking.h"
 #include "util/bufpool.h"
 #include "util/log.h"
 #include "util/strbuf.h"
@@ -250,6 +251,7 @@ ssize_t tree_read(struct fs *fs, struct node *n, char *buf, size_t size,
 {
 	if (n->type != NODE_FILE)
 		return -EISDIR;
+	blocking_begins();      /* the disc's own bytes: disk time */
 	if (n->file_kind == FILE_HOST)
 		return host_read(n, buf, size, off, host_fd);
 	if (n->file_kind == FILE_BLOB) {

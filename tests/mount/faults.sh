@@ -120,13 +120,18 @@ shim=${EIO_PRELOAD:-$PWD/tests/faults/eio_preload.so}
 at() {
 	$PY -c "import sys; d=open(sys.argv[1],'rb').read(); print(d.find(open(sys.argv[2],'rb').read(4096)))" "$iso" "$1"
 }
-# mount_eio FROM TO [STALL]: the pristine image, pread failing over
-# [FROM, TO), or, with STALL, waiting there until that file exists.
-mount_eio() {
+# mount_shim SOURCE FILE FROM TO [STALL]: SOURCE mounted, pread of FILE
+# failing over [FROM, TO), or, with STALL, waiting there until that
+# file exists.
+mount_shim() {
 	# Under AddressSanitizer its runtime must come first.
 	_asan=$(ldd "$CCSFS" 2>/dev/null | awk '/libasan/ { print $3 }')
-	FG_WRAP="env LD_PRELOAD=${_asan:+$_asan:}$shim CCSFS_EIO_FILE=$(realpath "$iso") CCSFS_EIO_FROM=$1 CCSFS_EIO_TO=$2${3:+ CCSFS_EIO_STALL=$3}" \
-		mount_fg "$iso" "$mnt" "$log"
+	FG_WRAP="env LD_PRELOAD=${_asan:+$_asan:}$shim CCSFS_EIO_FILE=$(realpath "$2") CCSFS_EIO_FROM=$3 CCSFS_EIO_TO=$4${5:+ CCSFS_EIO_STALL=$5}" \
+		mount_fg "$1" "$mnt" "$log"
+}
+# mount_eio FROM TO [STALL]: the pristine image so.
+mount_eio() {
+	mount_shim "$iso" "$iso" "$@"
 }
 if [ -f "$shim" ]; then
 	data_at=$(at "$disc/DATA/DATA.BIN")
@@ -174,11 +179,8 @@ if [ -f "$shim" ]; then
 		done
 		return 1
 	}
-	mount_slow() {
-		FG_WRAP="env LD_PRELOAD=${_asan:+$_asan:}$shim CCSFS_EIO_FILE=$(realpath "$disc/OUTSIDE.BIN") CCSFS_EIO_FROM=32768 CCSFS_EIO_TO=36864 CCSFS_EIO_STALL=$stall" \
-			mount_fg "$disc" "$mnt" "$log"
-	}
-	check "mounts the files with a slow range in OUTSIDE.BIN" mount_slow
+	check "mounts the files with a slow range in OUTSIDE.BIN" \
+		mount_shim "$disc" "$disc/OUTSIDE.BIN" 32768 36864 "$stall"
 	timeout -s KILL 150 cat "$mnt/OUTSIDE.BIN" >"$work/stalled" &
 	stalled=$!
 	check "slow file: its read waits in the daemon" wait_file "$stall.waiting"
