@@ -17,6 +17,14 @@ static void make_ahead(void *owner, void *arg)
 	(void)tree_make_cached(owner, arg);
 }
 
+/* Queues a made file to be made ahead unless the cache holds it or is
+ * filling it (a queued one is not queued twice: readahead_queue). */
+static void make_ahead_unless_held(struct fs *fs, struct node *f)
+{
+	if (!cache_holds(fs->cache, tree_key(f)))
+		readahead_queue(&fs->readahead, make_ahead, f);
+}
+
 static void measure_ahead(void *owner, void *arg)
 {
 	(void)tree_made_size(owner, arg, true);
@@ -56,13 +64,14 @@ static unsigned queue_named(struct fs *fs, struct node *up, size_t from,
 				 tree_kid_named(next, name, NULL) : NULL;
 		if (!f)
 			continue;
-		/* One being made counts but is not queued again: a worker
-		 * would only wait for the one that makes it.  A known size
-		 * says nothing of the bytes: a listing only measures. */
+		/* One made or being made counts but is not queued again: a
+		 * worker would only find it or wait for the one that makes
+		 * it.  A known size says nothing of the bytes (a listing only
+		 * measures), and one the cache has let go since is made
+		 * again, ahead of a second pass as of the first. */
 		queued++;
-		if (f->type == NODE_FILE && f->file_kind == FILE_MADE &&
-		    !atomic_exchange(&f->u.made.ahead, true))
-			readahead_queue(&fs->readahead, make_ahead, f);
+		if (f->type == NODE_FILE && f->file_kind == FILE_MADE)
+			make_ahead_unless_held(fs, f);
 	}
 	return queued;
 }
@@ -270,8 +279,8 @@ void tree_stat_ahead(struct fs *fs, struct node *n)
 		 * may be dropped, and a stat must never wait for it. */
 		if (tree_stat_measures(fs, f))
 			readahead_queue(&fs->readahead, measure_ahead, f);
-		else if (!atomic_exchange(&f->u.made.ahead, true))
-			readahead_queue(&fs->readahead, make_ahead, f);
+		else
+			make_ahead_unless_held(fs, f);
 	}
 }
 

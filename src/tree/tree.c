@@ -252,7 +252,6 @@ struct node *dir_add_made(struct dir_builder *b, const char *name,
 		n->u.made.produce = produce;
 		n->u.made.ctx = ctx;
 		n->u.made.arg = arg;
-		atomic_init(&n->u.made.ahead, false);
 		atomic_init(&n->u.made.measuring, false);
 		n->u.made.measures = false;
 	}

@@ -123,7 +123,6 @@ struct node {
 			produce_fn produce;
 			void *ctx;
 			uint32_t arg;
-			_Atomic bool ahead;     /* queued to be made ahead */
 			_Atomic bool measuring; /* a thread counts its size */
 			bool measures;          /* produce takes data NULL */
 		} made;

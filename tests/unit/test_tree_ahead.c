@@ -470,6 +470,27 @@ static void made_ahead_reaches_two_members_on(void **state)
 	assert_false(atomic_load(&made[0]));
 }
 
+/* A second pass of the same reader, once the cache has let the files
+ * go (a new, empty cache here), has them made ahead again. */
+static void made_ahead_again_once_let_go(void **state)
+{
+	struct fs *fs = *state;
+	struct node *a = made_file(fs, 0, 1), *b = made_file(fs, 0, 2);
+	for (int pass = 0; pass < 2; pass++) {
+		for (int i = 0; i < MEMBERS * OBJECTS; i++)
+			atomic_store(&made[i], false);
+		tree_made_opened(fs, a);
+		tree_made_opened(fs, b);
+		for (int i = 1 * OBJECTS; i <= 2 * OBJECTS; i++)
+			assert_true(wait_flag(&made[i]));
+		usleep(50000);          /* the workers are done */
+		struct cache *fresh = cache_new(1 << 20);
+		assert_non_null(fresh);
+		cache_free(fs->cache);
+		fs->cache = fresh;
+	}
+}
+
 #define TREE_TEST(f) cmocka_unit_test_setup_teardown(f, setup_fs, teardown_fs)
 
 int main(void)
@@ -485,6 +506,7 @@ int main(void)
 		TREE_TEST(listing_ahead_moves_with_the_listing),
 		TREE_TEST(link_counts_do_not_depend_on_population),
 		TREE_TEST(made_ahead_reaches_two_members_on),
+		TREE_TEST(made_ahead_again_once_let_go),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
