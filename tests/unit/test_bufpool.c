@@ -75,6 +75,34 @@ static void limit_bounds_what_is_kept(void **state)
 	bufpool_drain();
 }
 
+/* Many buffers just over the smallest kept size, freed after a large
+ * one, do not push it out while the bytes allow it. */
+static void many_small_buffers_leave_a_large_one(void **state)
+{
+	(void)state;
+	bufpool_set_limit(16u << 20);
+	char *big = bufpool_alloc(300000);
+	assert_non_null(big);
+	memset(big, 0x5a, 300000);
+	bufpool_free(big);
+	enum { SMALL = 100 };
+	char *small[SMALL];
+	for (int i = 0; i < SMALL; i++) {
+		small[i] = malloc(BUFPOOL_MIN);
+		assert_non_null(small[i]);
+	}
+	for (int i = 0; i < SMALL; i++)
+		bufpool_free(small[i]);
+	/* The kept buffer itself, its bytes as they were: a new mapping,
+	 * even at the same address, reads as zeros. */
+	char *again = bufpool_alloc(300000);
+	assert_ptr_equal(again, big);
+	assert_int_equal(again[0], 0x5a);
+	assert_int_equal(again[299999], 0x5a);
+	bufpool_free(again);
+	bufpool_drain();
+}
+
 static void small_buffers_are_plain_malloc(void **state)
 {
 	(void)state;
@@ -130,6 +158,7 @@ int main(void)
 		cmocka_unit_test(freed_buffer_is_handed_out_again),
 		cmocka_unit_test(much_larger_buffer_is_not_wasted_on_a_small_one),
 		cmocka_unit_test(limit_bounds_what_is_kept),
+		cmocka_unit_test(many_small_buffers_leave_a_large_one),
 		cmocka_unit_test(small_buffers_are_plain_malloc),
 		cmocka_unit_test(filled_faults_in_only_what_is_said),
 	};
