@@ -13,14 +13,22 @@
 #include "testutil.h"
 #include "util/bufpool.h"
 
+/* A buffer of size bytes, each set to byte, allocated and freed to the
+ * pool (limit bytes): its address, which the pool now keeps. */
+static char *freed_to_pool(size_t limit, size_t size, int byte)
+{
+	bufpool_set_limit(limit);
+	char *p = bufpool_alloc(size);
+	assert_non_null(p);
+	memset(p, byte, size);
+	bufpool_free(p);
+	return p;
+}
+
 static void freed_buffer_is_handed_out_again(void **state)
 {
 	(void)state;
-	bufpool_set_limit(4u << 20);
-	char *p = bufpool_alloc(300000);
-	assert_non_null(p);
-	memset(p, 7, 300000);
-	bufpool_free(p);
+	char *p = freed_to_pool(4u << 20, 300000, 7);
 	char *q = bufpool_alloc(250000);        /* fits, wastes < half */
 	assert_ptr_equal(q, p);
 	assert_true(malloc_usable_size(q) >= 250000);
@@ -80,11 +88,7 @@ static void limit_bounds_what_is_kept(void **state)
 static void many_small_buffers_leave_a_large_one(void **state)
 {
 	(void)state;
-	bufpool_set_limit(16u << 20);
-	char *big = bufpool_alloc(300000);
-	assert_non_null(big);
-	memset(big, 0x5a, 300000);
-	bufpool_free(big);
+	char *big = freed_to_pool(16u << 20, 300000, 0x5a);
 	enum { SMALL = 100 };
 	char *small[SMALL];
 	for (int i = 0; i < SMALL; i++) {
