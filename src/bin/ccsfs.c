@@ -23,12 +23,18 @@
 
 #define DEFAULT_CACHE_SIZE ((size_t)256 << 20)
 #define DEFAULT_MAX_MEMBER ((size_t)1 << 30)
+/* Longer than the gaps between a listing's requests (ls -lR's were
+ * 30-100 us on a 2-core virtual machine); polling 100 us and 2 ms did
+ * the same there (doc/performance.md, Stop 41). */
+#define DEFAULT_BUSY_POLL_US 200
+#define MAX_BUSY_POLL_US 100000
 
 struct options {
 	const char *source;
 	char *cache_size;
 	char *max_member;
 	char *png_level;
+	char *busy_poll;
 	int no_readahead;
 	int show_help;
 	int show_version;
@@ -39,6 +45,7 @@ static const struct fuse_opt option_spec[] = {
 	OPT("cache_size=%s", cache_size),
 	OPT("max_member=%s", max_member),
 	OPT("png_level=%s", png_level),
+	OPT("busy_poll=%s", busy_poll),
 	OPT("noreadahead", no_readahead),
 	OPT("-h", show_help),
 	OPT("--help", show_help),
@@ -66,6 +73,10 @@ static void usage(const char *prog)
 	       "    -o png_level=N         compress made PNGs at zlib level N, 1-9;\n"
 	       "                           0, the default, stores them, so that\n"
 	       "                           a listing knows their sizes\n"
+	       "    -o busy_poll=USEC      while requests come close together,\n"
+	       "                           poll for the next one for up to\n"
+	       "                           USEC microseconds instead of\n"
+	       "                           sleeping (default 200; 0: never)\n"
 	       "    -o noreadahead         inflate, make, populate or list\n"
 	       "                           nothing ahead of a reader or a\n"
 	       "                           listing on other threads (nor\n"
@@ -124,13 +135,33 @@ static int level_option(const char *value, int *out)
 	return -1;
 }
 
+/* A whole number from 0 to max. */
+static int uint_option(const char *value, const char *name, unsigned dflt,
+		       unsigned max, unsigned *out)
+{
+	*out = dflt;
+	if (!value)
+		return 0;
+	char *end;
+	errno = 0;
+	unsigned long v = strtoul(value, &end, 10);
+	if (value[0] >= '0' && value[0] <= '9' && *end == '\0' && !errno &&
+	    v <= max) {
+		*out = (unsigned)v;
+		return 0;
+	}
+	fprintf(stderr, "ccsfs: -o %s=%s: not a whole number from 0 to %u\n",
+		name, value, max);
+	return -1;
+}
+
 static int loop_threads(struct fuse_session *se,
-			const struct fuse_cmdline_opts *cl)
+			const struct fuse_cmdline_opts *cl, unsigned busy_poll)
 {
 	/* libfuse's own loop for what only it does: a device clone a
 	 * thread. */
 	if (!cl->clone_fd)
-		return loop_serve(se, cl->max_threads);
+		return loop_serve(se, cl->max_threads, busy_poll);
 	struct fuse_loop_config *lc = fuse_loop_cfg_create();
 	if (!lc)
 		return 1;
@@ -147,7 +178,7 @@ static int loop_threads(struct fuse_session *se,
 }
 
 static int serve(struct fuse_session *se, const struct fuse_cmdline_opts *cl,
-		 struct fs *fs)
+		 struct fs *fs, unsigned busy_poll)
 {
 	if (fuse_set_signal_handlers(se) != 0)
 		return 1;
@@ -161,7 +192,7 @@ static int serve(struct fuse_session *se, const struct fuse_cmdline_opts *cl,
 					  "kernel: they are inflated again");
 			archive_dir_warm(fs);
 			rc = cl->singlethread ? fuse_session_loop(se)
-					      : loop_threads(se, cl);
+					      : loop_threads(se, cl, busy_poll);
 			push_stop();
 		}
 		fuse_session_unmount(se);
@@ -183,11 +214,14 @@ static int run(struct fuse_args *args, struct options *o)
 	bool fs_ready = false;
 	size_t cache_size, max_member;
 	int png_level;
+	unsigned busy_poll;
 	if (size_option(o->cache_size, "cache_size", DEFAULT_CACHE_SIZE,
 			&cache_size) < 0 ||
 	    size_option(o->max_member, "max_member", DEFAULT_MAX_MEMBER,
 			&max_member) < 0 ||
-	    level_option(o->png_level, &png_level) < 0)
+	    level_option(o->png_level, &png_level) < 0 ||
+	    uint_option(o->busy_poll, "busy_poll", DEFAULT_BUSY_POLL_US,
+			MAX_BUSY_POLL_US, &busy_poll) < 0)
 		goto out;
 	if (!o->source || !cl.mountpoint) {
 		fprintf(stderr, "ccsfs: %s\nTry 'ccsfs --help'.\n", !o->source ?
@@ -217,7 +251,7 @@ static int run(struct fuse_args *args, struct options *o)
 	struct fuse_session *se = fuse_session_new(args, &ccsfs_ops,
 						   sizeof ccsfs_ops, &fs);
 	if (se) {
-		status = serve(se, &cl, &fs);
+		status = serve(se, &cl, &fs, busy_poll);
 		fuse_session_destroy(se);
 	}
 out:
@@ -261,5 +295,6 @@ int main(int argc, char *argv[])
 	free(o.cache_size);
 	free(o.max_member);
 	free(o.png_level);
+	free(o.busy_poll);
 	return status;
 }

@@ -10,6 +10,12 @@
  * the role up takes it back after its request if no one has it, and
  * else waits as a follower.
  *
+ * Busy polling (loop.h): the role's holder reads the device without
+ * blocking for a while after each request, and sleeps in poll(2) only
+ * once none came.  Whether it polls at all follows the last wait: one
+ * longer than the window means the requests have stopped coming close
+ * together, and the next wait sleeps at once.
+ *
  * The end, as in libfuse's loop: the threads start with every signal
  * blocked, so that the signal handlers run on the calling thread, which
  * waits on a semaphore until the session has exited; then it cancels
@@ -19,12 +25,16 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <semaphore.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "fuse/loop.h"
 #include "util/blocking.h"
@@ -44,6 +54,8 @@ struct loop {
 	int error;              /* the device's read error, or 0 */
 	unsigned idle;          /* followers waiting */
 	unsigned started, max;
+	long poll_ns;           /* the busy-polling window; 0: none */
+	bool close_together;    /* the last request came within it */
 	pthread_t threads[LOOP_MAX_THREADS];
 };
 
@@ -103,13 +115,58 @@ static void session_ended(struct loop *l, int res)
 	sem_post(&l->ended);
 }
 
+static long ns_since(const struct timespec *from)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (now.tv_sec - from->tv_sec) * 1000000000L
+	       + (now.tv_nsec - from->tv_nsec);
+}
+
+/* The next request, read without blocking (the device is O_NONBLOCK):
+ * polled for while requests come close together, then waited for in
+ * poll(2).  Only the holder of the role reads, so close_together is
+ * its alone. */
+static int receive_polling(struct loop *l, struct fuse_buf *buf)
+{
+	struct timespec start;
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	bool polling = l->close_together;
+	for (;;) {
+		int res = fuse_session_receive_buf(l->se, buf);
+		if (res != -EAGAIN) {
+			l->close_together = ns_since(&start) <= l->poll_ns;
+			return res;
+		}
+		if (polling && ns_since(&start) < l->poll_ns) {
+			sched_yield();  /* a reader on this CPU goes first */
+			continue;
+		}
+		polling = false;
+		struct pollfd p = { .fd = fuse_session_fd(l->se),
+				    .events = POLLIN };
+		pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, NULL);
+		poll(&p, 1, -1);
+		pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
+	}
+}
+
+static int receive(struct loop *l, struct fuse_buf *buf)
+{
+	pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, NULL);
+	/* Polling reaches poll(2), its cancellation point, only once the
+	 * requests stop: see a cancellation between any two of them. */
+	pthread_testcancel();
+	int res = l->poll_ns ? 0 : fuse_session_receive_buf(l->se, buf);
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
+	return l->poll_ns ? receive_polling(l, buf) : res;
+}
+
 /* Reads and serves requests while this thread holds the role. */
 static void serve_holding(struct loop *l, struct fuse_buf *buf)
 {
 	for (;;) {
-		pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, NULL);
-		int res = fuse_session_receive_buf(l->se, buf);
-		pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
+		int res = receive(l, buf);
 		if (res == -EINTR && !fuse_session_exited(l->se))
 			continue;
 		if (res <= 0 || fuse_session_exited(l->se)) {
@@ -153,12 +210,26 @@ static void *loop_thread(void *arg)
 	return NULL;
 }
 
-int loop_serve(struct fuse_session *se, unsigned max_threads)
+/* Polling needs reads that do not block; without it, the device stays
+ * as it was. */
+static long poll_window(struct fuse_session *se, unsigned poll_us)
+{
+	int fd = fuse_session_fd(se);
+	int flags = fcntl(fd, F_GETFL);
+	if (poll_us == 0 || flags < 0 ||
+	    fcntl(fd, F_SETFL, flags | O_NONBLOCK) < 0)
+		return 0;
+	return (long)poll_us * 1000;
+}
+
+int loop_serve(struct fuse_session *se, unsigned max_threads,
+	       unsigned poll_us)
 {
 	struct loop *l = calloc(1, sizeof *l);
 	if (!l)
 		return -ENOMEM;
 	l->se = se;
+	l->poll_ns = poll_window(se, poll_us);
 	l->max = max_threads < 1 ? 1 : max_threads > LOOP_MAX_THREADS
 		 ? LOOP_MAX_THREADS : max_threads;
 	pthread_mutex_init(&l->lock, NULL);

@@ -19,7 +19,15 @@
 
 /* Serves se until it is unmounted or told to exit (a signal that
  * fuse_set_signal_handlers set up), with at most max_threads threads.
+ * While requests come less than poll_us microseconds apart, the reading
+ * thread polls for the next one for up to that long instead of sleeping
+ * (0: it always sleeps).  A sleeping thread must be woken by the
+ * requester's CPU, and a requester waits for its answer asleep: each
+ * request of a listing then paid two wake-ups of an idle CPU, which on a
+ * virtual machine that halts idle CPUs (no halt polling) cost more than
+ * the request itself (doc/performance.md, Stop 41).
  * 0, or a negative errno when reading the device failed. */
-int loop_serve(struct fuse_session *se, unsigned max_threads);
+int loop_serve(struct fuse_session *se, unsigned max_threads,
+	       unsigned poll_us);
 
 #endif

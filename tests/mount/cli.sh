@@ -20,6 +20,10 @@ check "a damaged image is refused with a reason" sh -c \
 check "no mount point is an error" sh -c "! '$CCSFS' '$work/plain' 2>'$work/err' && grep -q MOUNTPOINT '$work/err'"
 check "a bad cache_size is refused" sh -c \
 	"! '$CCSFS' -o cache_size=lots '$work/plain' '$work/mnt' 2>'$work/err' && grep -q 'cache_size=lots' '$work/err'"
+check "a bad busy_poll is refused, with its range" sh -c \
+	"! '$CCSFS' -o busy_poll=200us '$work/plain' '$work/mnt' 2>'$work/err' && grep -q 'busy_poll=200us: not a whole number from 0 to 100000' '$work/err'"
+check "a busy_poll past 100 ms is refused" sh -c \
+	"! '$CCSFS' -o busy_poll=100001 '$work/plain' '$work/mnt' 2>'$work/err' && grep -q 'busy_poll=100001' '$work/err'"
 man=${TESTS_SRCDIR:-$(dirname "$0")/..}/../man/ccsfs.1
 missing=""
 for opt in $("$CCSFS" --help | sed -n '/^ccsfs options:/,/^FUSE options:/p' |
