@@ -73,10 +73,11 @@ static void usage(const char *prog)
 	       "    -o png_level=N         compress made PNGs at zlib level N, 1-9;\n"
 	       "                           0, the default, stores them, so that\n"
 	       "                           a listing knows their sizes\n"
-	       "    -o busy_poll=USEC      while requests come close together,\n"
-	       "                           poll for the next one for up to\n"
-	       "                           USEC microseconds instead of\n"
-	       "                           sleeping (default 200; 0: never)\n"
+	       "    -o busy_poll=USEC      poll for the next request, or the\n"
+	       "                           next job ahead, for up to USEC\n"
+	       "                           microseconds before sleeping, while\n"
+	       "                           they come close together\n"
+	       "                           (default 200; 0: never)\n"
 	       "    -o noreadahead         inflate, make, populate or list\n"
 	       "                           nothing ahead of a reader or a\n"
 	       "                           listing on other threads (nor\n"
@@ -235,6 +236,7 @@ static int run(struct fuse_args *args, struct options *o)
 	fs_ready = true;
 	fs.max_member = max_member;
 	fs.png_level = png_level;
+	readahead_poll(&fs.readahead, busy_poll);
 	if (o->no_readahead)
 		readahead_disable(&fs.readahead);
 	char err[512];

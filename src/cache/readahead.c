@@ -7,6 +7,7 @@
 
 #include "cache/readahead.h"
 #include "util/log.h"
+#include "util/spin.h"
 
 static _Thread_local bool on_worker;
 
@@ -23,19 +24,43 @@ void readahead_init(struct readahead *ra, void *owner)
 	pthread_cond_init(&ra->wake, NULL);
 }
 
+void readahead_poll(struct readahead *ra, unsigned poll_us)
+{
+	ra->poll_ns = (long)poll_us * 1000;
+}
+
+/* Under ra->lock.  count is also read without it, by a polling worker. */
+static void set_count(struct readahead *ra, unsigned count)
+{
+	__atomic_store_n(&ra->count, count, __ATOMIC_RELAXED);
+}
+
+static bool job_queued(void *arg)
+{
+	struct readahead *ra = arg;
+	return __atomic_load_n(&ra->count, __ATOMIC_RELAXED) != 0;
+}
+
 static void *worker(void *arg)
 {
 	struct readahead *ra = arg;
 	on_worker = true;
 	pthread_mutex_lock(&ra->lock);
 	for (;;) {
+		if (!ra->count && !ra->stopping && ra->poll_ns) {
+			/* Stopping empties the queue: a stop waits for
+			 * the window at most. */
+			pthread_mutex_unlock(&ra->lock);
+			spin_until(job_queued, ra, ra->poll_ns);
+			pthread_mutex_lock(&ra->lock);
+		}
 		while (!ra->count && !ra->stopping)
 			pthread_cond_wait(&ra->wake, &ra->lock);
 		if (ra->stopping)
 			break;
 		struct readahead_job job = ra->jobs[ra->head];
 		ra->head = (ra->head + 1) % READAHEAD_SLOTS;
-		ra->count--;
+		set_count(ra, ra->count - 1);
 		pthread_mutex_unlock(&ra->lock);
 		job.fn(ra->owner, job.arg);
 		pthread_mutex_lock(&ra->lock);
@@ -90,11 +115,11 @@ void readahead_queue(struct readahead *ra, readahead_fn fn, void *arg)
 	}
 	if (ra->count == READAHEAD_SLOTS) {     /* the oldest hint goes */
 		ra->head = (ra->head + 1) % READAHEAD_SLOTS;
-		ra->count--;
+		set_count(ra, ra->count - 1);
 	}
 	ra->jobs[(ra->head + ra->count) % READAHEAD_SLOTS] =
 		(struct readahead_job){ fn, arg };
-	ra->count++;
+	set_count(ra, ra->count + 1);
 	pthread_cond_signal(&ra->wake);
 	pthread_mutex_unlock(&ra->lock);
 }
@@ -118,7 +143,7 @@ void readahead_stop(struct readahead *ra)
 {
 	pthread_mutex_lock(&ra->lock);
 	ra->stopping = true;
-	ra->count = 0;
+	set_count(ra, 0);
 	unsigned workers = ra->workers;
 	pthread_cond_broadcast(&ra->wake);
 	pthread_mutex_unlock(&ra->lock);

@@ -32,13 +32,22 @@ struct readahead {
 		readahead_fn fn;
 		void *arg;
 	} jobs[READAHEAD_SLOTS];
-	unsigned head, count;
+	unsigned head;
+	unsigned count;                 /* written atomically (poll_ns) */
+	long poll_ns;
 	void *owner;
 };
 
 void readahead_init(struct readahead *ra, void *owner);
 /* For a daemon told not to (-o noreadahead); call before serving. */
 void readahead_disable(struct readahead *ra);
+/* A worker that finds the queue empty polls it for up to poll_us
+ * microseconds before it sleeps (0, the default: it sleeps at once): a
+ * reader queues the next job about when it is served, and on a virtual
+ * machine that halts idle CPUs, waking the worker's CPU for each job
+ * cost more than a short poll (doc/performance.md, Stop 41).  Call
+ * before serving. */
+void readahead_poll(struct readahead *ra, unsigned poll_us);
 /* Stops the worker after its current job; queued jobs are dropped. */
 void readahead_stop(struct readahead *ra);
 

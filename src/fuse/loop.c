@@ -28,7 +28,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
-#include <sched.h>
 #include <semaphore.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -39,6 +38,7 @@
 #include "fuse/loop.h"
 #include "util/blocking.h"
 #include "util/log.h"
+#include "util/spin.h"
 
 /* More than this many threads never helped on two cores; a FUSE mount's
  * requests come from a few readers at once. */
@@ -115,12 +115,23 @@ static void session_ended(struct loop *l, int res)
 	sem_post(&l->ended);
 }
 
-static long ns_since(const struct timespec *from)
+struct try_read {
+	struct loop *l;
+	struct fuse_buf *buf;
+	int res;
+};
+
+static bool read_came(void *arg)
 {
-	struct timespec now;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (now.tv_sec - from->tv_sec) * 1000000000L
-	       + (now.tv_nsec - from->tv_nsec);
+	struct try_read *t = arg;
+	t->res = fuse_session_receive_buf(t->l->se, t->buf);
+	return t->res != -EAGAIN;
+}
+
+static long ns_between(const struct timespec *a, const struct timespec *b)
+{
+	return (b->tv_sec - a->tv_sec) * 1000000000L
+	       + (b->tv_nsec - a->tv_nsec);
 }
 
 /* The next request, read without blocking (the device is O_NONBLOCK):
@@ -129,26 +140,22 @@ static long ns_since(const struct timespec *from)
  * its alone. */
 static int receive_polling(struct loop *l, struct fuse_buf *buf)
 {
-	struct timespec start;
+	struct timespec start, end;
 	clock_gettime(CLOCK_MONOTONIC, &start);
-	bool polling = l->close_together;
-	for (;;) {
-		int res = fuse_session_receive_buf(l->se, buf);
-		if (res != -EAGAIN) {
-			l->close_together = ns_since(&start) <= l->poll_ns;
-			return res;
-		}
-		if (polling && ns_since(&start) < l->poll_ns) {
-			sched_yield();  /* a reader on this CPU goes first */
-			continue;
-		}
-		polling = false;
+	struct try_read t = { l, buf, -EAGAIN };
+	bool came = read_came(&t) ||
+		    (l->close_together && spin_until(read_came, &t, l->poll_ns));
+	while (!came) {
 		struct pollfd p = { .fd = fuse_session_fd(l->se),
 				    .events = POLLIN };
 		pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, NULL);
 		poll(&p, 1, -1);
 		pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
+		came = read_came(&t);
 	}
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	l->close_together = ns_between(&start, &end) <= l->poll_ns;
+	return t.res;
 }
 
 static int receive(struct loop *l, struct fuse_buf *buf)
