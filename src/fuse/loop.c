@@ -19,8 +19,9 @@
  * The end, as in libfuse's loop: the threads start with every signal
  * blocked, so that the signal handlers run on the calling thread, which
  * waits on a semaphore until the session has exited; then it cancels
- * the threads (only read(2) of the device is a cancellation point for
- * them) and joins them.
+ * the threads (only the wait for the next request is a cancellation
+ * point for them: read(2) of the device, or poll(2) and a check before
+ * each read when polling) and joins them.
  */
 #include "config.h"
 
@@ -161,12 +162,16 @@ static int receive_polling(struct loop *l, struct fuse_buf *buf)
 static int receive(struct loop *l, struct fuse_buf *buf)
 {
 	pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, NULL);
-	/* Polling reaches poll(2), its cancellation point, only once the
-	 * requests stop: see a cancellation between any two of them. */
-	pthread_testcancel();
-	int res = l->poll_ns ? 0 : fuse_session_receive_buf(l->se, buf);
+	if (l->poll_ns) {
+		/* Polling reaches poll(2), its cancellation point, only
+		 * once the requests stop: see one between any two. */
+		pthread_testcancel();
+		pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
+		return receive_polling(l, buf);
+	}
+	int res = fuse_session_receive_buf(l->se, buf);
 	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
-	return l->poll_ns ? receive_polling(l, buf) : res;
+	return res;
 }
 
 /* Reads and serves requests while this thread holds the role. */
