@@ -73,11 +73,11 @@ static void usage(const char *prog)
 	       "    -o png_level=N         compress made PNGs at zlib level N, 1-9;\n"
 	       "                           0, the default, stores them, so that\n"
 	       "                           a listing knows their sizes\n"
-	       "    -o busy_poll=USEC      poll for the next request, or the\n"
-	       "                           next job ahead, for up to USEC\n"
-	       "                           microseconds before sleeping, while\n"
-	       "                           they come close together\n"
-	       "                           (default 200; 0: never)\n"
+	       "    -o busy_poll=USEC      poll up to USEC microseconds for the\n"
+	       "                           next request (while they come that\n"
+	       "                           close together) and for the next\n"
+	       "                           job ahead (after each job) before\n"
+	       "                           sleeping (default 200; 0: never)\n"
 	       "    -o noreadahead         inflate, make, populate or list\n"
 	       "                           nothing ahead of a reader or a\n"
 	       "                           listing on other threads (nor\n"
@@ -121,22 +121,8 @@ static int size_option(const char *value, const char *name, size_t dflt,
 	return -1;
 }
 
-/* 0 to 9, the whole value: "3x" or "10" is a mistake to report. */
-static int level_option(const char *value, int *out)
-{
-	*out = 0;
-	if (!value)
-		return 0;
-	if (value[0] >= '0' && value[0] <= '9' && value[1] == '\0') {
-		*out = value[0] - '0';
-		return 0;
-	}
-	fprintf(stderr, "ccsfs: -o png_level=%s: not a zlib level from 0 to 9\n",
-		value);
-	return -1;
-}
-
-/* A whole number from 0 to max. */
+/* A whole number from 0 to max, the whole value: "3x" or "10" for 0-9 is
+ * a mistake to report. */
 static int uint_option(const char *value, const char *name, unsigned dflt,
 		       unsigned max, unsigned *out)
 {
@@ -214,13 +200,12 @@ static int run(struct fuse_args *args, struct options *o)
 	struct fs fs;
 	bool fs_ready = false;
 	size_t cache_size, max_member;
-	int png_level;
-	unsigned busy_poll;
+	unsigned png_level, busy_poll;
 	if (size_option(o->cache_size, "cache_size", DEFAULT_CACHE_SIZE,
 			&cache_size) < 0 ||
 	    size_option(o->max_member, "max_member", DEFAULT_MAX_MEMBER,
 			&max_member) < 0 ||
-	    level_option(o->png_level, &png_level) < 0 ||
+	    uint_option(o->png_level, "png_level", 0, 9, &png_level) < 0 ||
 	    uint_option(o->busy_poll, "busy_poll", DEFAULT_BUSY_POLL_US,
 			MAX_BUSY_POLL_US, &busy_poll) < 0)
 		goto out;
@@ -235,7 +220,7 @@ static int run(struct fuse_args *args, struct options *o)
 	}
 	fs_ready = true;
 	fs.max_member = max_member;
-	fs.png_level = png_level;
+	fs.png_level = (int)png_level;
 	readahead_poll(&fs.readahead, busy_poll);
 	if (o->no_readahead)
 		readahead_disable(&fs.readahead);

@@ -34,7 +34,6 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "fuse/loop.h"
 #include "util/blocking.h"
@@ -129,19 +128,13 @@ static bool read_came(void *arg)
 	return t->res != -EAGAIN;
 }
 
-static long ns_between(const struct timespec *a, const struct timespec *b)
-{
-	return (b->tv_sec - a->tv_sec) * 1000000000L
-	       + (b->tv_nsec - a->tv_nsec);
-}
-
 /* The next request, read without blocking (the device is O_NONBLOCK):
  * polled for while requests come close together, then waited for in
  * poll(2).  Only the holder of the role reads, so close_together is
  * its alone. */
 static int receive_polling(struct loop *l, struct fuse_buf *buf)
 {
-	struct timespec start, end;
+	struct timespec start;
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	struct try_read t = { l, buf, -EAGAIN };
 	bool came = read_came(&t) ||
@@ -154,8 +147,7 @@ static int receive_polling(struct loop *l, struct fuse_buf *buf)
 		pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
 		came = read_came(&t);
 	}
-	clock_gettime(CLOCK_MONOTONIC, &end);
-	l->close_together = ns_between(&start, &end) <= l->poll_ns;
+	l->close_together = spin_ns_since(&start) <= l->poll_ns;
 	return t.res;
 }
 

@@ -3,11 +3,10 @@
 #include "config.h"
 
 #include <sched.h>
-#include <time.h>
 
 #include "util/spin.h"
 
-static long ns_since(const struct timespec *from)
+long spin_ns_since(const struct timespec *from)
 {
 	struct timespec now;
 	clock_gettime(CLOCK_MONOTONIC, &now);
@@ -24,7 +23,7 @@ bool spin_until(bool (*ready)(void *arg), void *arg, long window_ns)
 	for (;;) {
 		if (ready(arg))
 			return true;
-		if (ns_since(&start) >= window_ns)
+		if (spin_ns_since(&start) >= window_ns)
 			return false;
 		sched_yield();
 	}

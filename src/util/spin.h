@@ -11,11 +11,16 @@
 #define CCSFS_SPIN_H
 
 #include <stdbool.h>
+#include <time.h>
 
 /* Calls ready(arg) until it returns true or window_ns nanoseconds have
  * passed, yielding the CPU between calls so that whatever else wants it
  * runs first.  True when ready said so; false at once for a window of
  * 0 or less. */
 bool spin_until(bool (*ready)(void *arg), void *arg, long window_ns);
+
+/* Nanoseconds on CLOCK_MONOTONIC since from, which clock_gettime set
+ * on that clock. */
+long spin_ns_since(const struct timespec *from);
 
 #endif
