@@ -15,6 +15,7 @@
 #include "config.h"
 
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/wait.h>
@@ -35,8 +36,12 @@ static void pin(int cpu)
 static void pass(int in, int out)
 {
 	char c = 0;
-	if ((in >= 0 && read(in, &c, 1) != 1) ||
-	    (out >= 0 && write(out, &c, 1) != 1)) {
+	ssize_t r = in >= 0 ? read(in, &c, 1) : 1;
+	if (r == 0) {
+		fprintf(stderr, "pingpong: the other process ended\n");
+		exit(1);
+	}
+	if (r != 1 || (out >= 0 && write(out, &c, 1) != 1)) {
 		perror("pingpong: pipe");
 		exit(1);
 	}
@@ -56,12 +61,18 @@ static double round_us(long n, int cpu_a, int cpu_b)
 		perror("pingpong: fork");
 		exit(1);
 	}
+	/* Each keeps only its own ends, so that one that dies is an end of
+	 * file to the other, not a wait for ever. */
 	if (child == 0) {
+		close(there[1]);
+		close(back[0]);
 		pin(cpu_b);
 		for (long i = 0; i < n; i++)
 			pass(there[0], back[1]);
 		_exit(0);
 	}
+	close(there[0]);
+	close(back[1]);
 	pin(cpu_a);
 	pass(-1, there[1]); /* the child is up and pinned: its first read */
 	pass(back[0], -1);
@@ -73,10 +84,8 @@ static double round_us(long n, int cpu_a, int cpu_b)
 	}
 	clock_gettime(CLOCK_MONOTONIC, &e);
 	waitpid(child, NULL, 0);
-	close(there[0]);
 	close(there[1]);
 	close(back[0]);
-	close(back[1]);
 	double ns = (e.tv_sec - s.tv_sec) * 1e9 + (e.tv_nsec - s.tv_nsec);
 	return ns / 1e3 / (2.0 * (n - 1));
 }
@@ -94,6 +103,7 @@ static double best_us(long n, int cpu_a, int cpu_b)
 
 int main(int argc, char **argv)
 {
+	signal(SIGPIPE, SIG_IGN); /* a write to an ended process: EPIPE */
 	long n = argc > 1 ? strtol(argv[1], NULL, 10) : 20000;
 	if (n < 2) {
 		fprintf(stderr, "usage: pingpong [ROUND_TRIPS >= 2]\n");
