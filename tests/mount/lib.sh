@@ -16,61 +16,9 @@ work=$TESTS_WORKDIR/$test_name
 # comes first in PATH.
 if [ -x /usr/bin/python3 ]; then PY=/usr/bin/python3; else PY=python3; fi
 
-tap_n=0
-tap_failed=0
 mounts=""
 
-ok() {
-	tap_n=$((tap_n + 1))
-	echo "ok $tap_n - $*"
-}
-
-not_ok() {
-	tap_n=$((tap_n + 1))
-	tap_failed=$((tap_failed + 1))
-	echo "not ok $tap_n - $*"
-}
-
-# skip DESCRIPTION REASON: a check that could not run here, said so in
-# the TAP stream: test-suite.log counts it as skipped, never as passed.
-skip() {
-	tap_n=$((tap_n + 1))
-	echo "ok $tap_n - $1 # SKIP $2"
-}
-
-# check DESCRIPTION COMMAND...: passes when the command succeeds.
-check() {
-	_desc=$1
-	shift
-	if "$@" >"$work/last.out" 2>&1; then
-		ok "$_desc"
-	else
-		not_ok "$_desc"
-		sed 's/^/# /' "$work/last.out" | head -n 20
-	fi
-}
-
-# check_fails DESCRIPTION COMMAND...: passes when the command fails.
-check_fails() {
-	_desc=$1
-	shift
-	if "$@" >"$work/last.out" 2>&1; then
-		not_ok "$_desc (it succeeded)"
-	else
-		ok "$_desc"
-	fi
-}
-
-# check_eq DESCRIPTION EXPECTED ACTUAL
-check_eq() {
-	if [ "$2" = "$3" ]; then
-		ok "$1"
-	else
-		not_ok "$1"
-		echo "#   expected: $2"
-		echo "#   actual:   $3"
-	fi
-}
+. "${TESTS_SRCDIR:-$(dirname "$0")/..}/tap.sh"
 
 # Outside CI a machine without FUSE skips; in CI that would hide every
 # mount test, so it is a failure there.
@@ -161,11 +109,6 @@ ccsfs_sanitized() {
 # vm_kb PID FIELD: a /proc/PID/status figure (VmHWM, VmRSS) in kB.
 vm_kb() {
 	awk -v f="$2:" '$1 == f { print $2 }' "/proc/$1/status"
-}
-
-done_testing() {
-	echo "1..$tap_n"
-	[ "$tap_failed" -eq 0 ]
 }
 
 # FUSE mounts need the device and the helper; without them there is
