@@ -178,6 +178,7 @@ static int serve(struct fuse_session *se, const struct fuse_cmdline_opts *cl,
 			if (push_start(se, fs) < 0)
 				log_error("no thread to hand members to the "
 					  "kernel: they are inflated again");
+			tree_reclaim_start(fs, ccsfs_forget_dir, se);
 			archive_dir_warm(fs);
 			rc = cl->singlethread ? fuse_session_loop(se)
 					      : loop_threads(se, cl, busy_poll);

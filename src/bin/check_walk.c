@@ -190,6 +190,8 @@ static void push(struct check *c, struct node *dir, int role)
 	c->todo[c->ntodo].dir = dir;
 	c->todo[c->ntodo].role = role;
 	c->ntodo++;
+	/* Waiting here, a member's folder must not be let go. */
+	tree_hold(c->fs, dir, 1);
 }
 
 static bool holds(const struct node *dir, const char *name)
@@ -305,7 +307,10 @@ static void *worker_main(void *arg)
 	pthread_mutex_lock(&c->lock);
 	while (take(c, &it)) {
 		pthread_mutex_unlock(&c->lock);
+		tree_enter(c->fs);
 		walk_dir(w, it.dir, it.role);
+		tree_drop(c->fs, it.dir, 1);
+		tree_leave(c->fs);
 		pthread_mutex_lock(&c->lock);
 		c->busy--;
 		if (!c->busy && !c->ntodo)
@@ -349,6 +354,9 @@ void check_init(struct check *c, struct fs *fs, unsigned workers)
 
 int check_run(struct check *c)
 {
+	/* Members checked are let go past the units' budget: the walk
+	 * holds what it has still to visit (push). */
+	tree_reclaim_start(c->fs, NULL, NULL);
 	push(c, c->fs->root, ROLE_PLAIN);
 	struct worker *ws = calloc(c->workers, sizeof *ws);
 	if (!ws || c->failed_alloc) {
@@ -357,8 +365,11 @@ int check_run(struct check *c)
 	}
 	int rc = start_workers(c, ws, c->workers);
 	free(ws);
-	if (rc == 0)
+	if (rc == 0) {
+		tree_enter(c->fs);
 		check_tables(c);
+		tree_leave(c->fs);
+	}
 	return rc < 0 ? rc : c->failed_alloc ? -ENOMEM : 0;
 }
 

@@ -440,6 +440,13 @@ void cache_reserve(struct cache *c, size_t bytes)
 	unlock(c);
 }
 
+void cache_unreserve(struct cache *c, size_t bytes)
+{
+	pthread_mutex_lock(&c->lock);
+	c->reserved -= bytes < c->reserved ? bytes : c->reserved;
+	pthread_mutex_unlock(&c->lock);
+}
+
 void cache_stats(struct cache *c, struct cache_stats *st)
 {
 	pthread_mutex_lock(&c->lock);

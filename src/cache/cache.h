@@ -57,9 +57,11 @@ typedef void (*cache_evict_fn)(void *ctx, uint64_t key, struct cache_ref *ref);
 void cache_on_evict(struct cache *c, cache_evict_fn fn, void *ctx);
 
 /* Charges memory that is not the cache's (the tree's nodes and walks) to
- * its limit, for good: what the daemon holds stays near one number, the
- * cache_size option, however much of the disc has been listed. */
+ * its limit, until cache_unreserve gives it back: what the daemon holds
+ * stays near one number, the cache_size option, however much of the
+ * disc has been listed. */
 void cache_reserve(struct cache *c, size_t bytes);
+void cache_unreserve(struct cache *c, size_t bytes);
 
 struct cache_stats {
 	size_t bytes;           /* held by the cache (in use or not) */

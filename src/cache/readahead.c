@@ -58,11 +58,24 @@ static void *worker(void *arg)
 			pthread_cond_wait(&ra->wake, &ra->lock);
 		if (ra->stopping)
 			break;
-		struct readahead_job job = ra->jobs[ra->head];
-		ra->head = (ra->head + 1) % READAHEAD_SLOTS;
-		set_count(ra, ra->count - 1);
+		/* The guard is taken before the job leaves the queue: what
+		 * readahead_flush empties under the guard's other side is
+		 * then never half taken. */
 		pthread_mutex_unlock(&ra->lock);
-		job.fn(ra->owner, job.arg);
+		if (ra->guard)
+			ra->guard(ra->owner, true);
+		pthread_mutex_lock(&ra->lock);
+		bool have = ra->count && !ra->stopping;
+		struct readahead_job job = ra->jobs[ra->head];
+		if (have) {
+			ra->head = (ra->head + 1) % READAHEAD_SLOTS;
+			set_count(ra, ra->count - 1);
+		}
+		pthread_mutex_unlock(&ra->lock);
+		if (have)
+			job.fn(ra->owner, job.arg);
+		if (ra->guard)
+			ra->guard(ra->owner, false);
 		pthread_mutex_lock(&ra->lock);
 	}
 	pthread_mutex_unlock(&ra->lock);
@@ -121,6 +134,18 @@ void readahead_queue(struct readahead *ra, readahead_fn fn, void *arg)
 		(struct readahead_job){ fn, arg };
 	set_count(ra, ra->count + 1);
 	pthread_cond_signal(&ra->wake);
+	pthread_mutex_unlock(&ra->lock);
+}
+
+void readahead_guard(struct readahead *ra, readahead_guard_fn guard)
+{
+	ra->guard = guard;
+}
+
+void readahead_flush(struct readahead *ra)
+{
+	pthread_mutex_lock(&ra->lock);
+	set_count(ra, 0);
 	pthread_mutex_unlock(&ra->lock);
 }
 

@@ -17,6 +17,10 @@
 
 /* A job: fn(owner, arg), owner being what readahead_init was given. */
 typedef void (*readahead_fn)(void *owner, void *arg);
+/* Called with true before a worker takes a job from the queue and with
+ * false after it ran: the owner's way to keep what the job points at
+ * alive meanwhile. */
+typedef void (*readahead_guard_fn)(void *owner, bool enter);
 
 #define READAHEAD_SLOTS 16
 /* Workers: one per core, up to this many. */
@@ -36,6 +40,7 @@ struct readahead {
 	unsigned count;                 /* written atomically (poll_ns) */
 	long poll_ns;
 	void *owner;
+	readahead_guard_fn guard;
 };
 
 void readahead_init(struct readahead *ra, void *owner);
@@ -48,6 +53,11 @@ void readahead_disable(struct readahead *ra);
  * cost more than a short poll (doc/performance.md, Stop 41).  Call
  * before serving. */
 void readahead_poll(struct readahead *ra, unsigned poll_us);
+/* Set before serving. */
+void readahead_guard(struct readahead *ra, readahead_guard_fn guard);
+/* Drops every queued job (they are hints): called by the owner when
+ * what they point at goes away, on the guard's other side. */
+void readahead_flush(struct readahead *ra);
 /* Stops the worker after its current job; queued jobs are dropped. */
 void readahead_stop(struct readahead *ra);
 

@@ -29,7 +29,8 @@ static struct fs *fs_of(fuse_req_t req)
 
 fuse_ino_t ino_of(const struct fs *fs, const struct node *n)
 {
-	return n == fs->root ? FUSE_ROOT_ID : (fuse_ino_t)(uintptr_t)n;
+	(void)fs;
+	return n->parent ? (fuse_ino_t)(uintptr_t)n : FUSE_ROOT_ID;
 }
 
 static struct node *node_of(struct fs *fs, fuse_ino_t ino)
@@ -44,7 +45,7 @@ static int node_attr(struct fs *fs, struct node *n, struct stat *st)
 	int rc = tree_stat(fs, n, st);
 	if (rc == -EIO && n->type == NODE_FILE) {
 		memset(st, 0, sizeof *st);
-		st->st_ino = n->ino;
+		st->st_ino = tree_ino(n);
 		st->st_mode = S_IFREG | 0444;
 		st->st_nlink = 1;
 		st->st_uid = fs->uid;
@@ -83,9 +84,28 @@ static void ccsfs_init(void *userdata, struct fuse_conn_info *conn)
 	kernel_opens_dirs = conn->capable & FUSE_CAP_NO_OPENDIR_SUPPORT;
 }
 
-static void ccsfs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
+/* Every callback looks at nodes only between these: the tree lets no
+ * unit go meanwhile. */
+static struct fs *enter(fuse_req_t req)
 {
 	struct fs *fs = fs_of(req);
+	tree_enter(fs);
+	return fs;
+}
+
+/* A reply that names a node: the kernel holds it from now on, unless
+ * the reply did not reach it. */
+static void reply_entry(struct fs *fs, fuse_req_t req, struct node *n,
+			const struct fuse_entry_param *e)
+{
+	tree_hold(fs, n, 1);
+	if (fuse_reply_entry(req, e) != 0)
+		tree_drop(fs, n, 1);
+}
+
+static void lookup(fuse_req_t req, struct fs *fs, fuse_ino_t parent,
+		   const char *name)
+{
 	int err = 0;
 	struct node *n = tree_child(fs, node_of(fs, parent), name, &err);
 	struct fuse_entry_param e;
@@ -104,29 +124,68 @@ static void ccsfs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 	if (rc < 0)
 		fuse_reply_err(req, -rc);
 	else
-		fuse_reply_entry(req, &e);
+		reply_entry(fs, req, n, &e);
+}
+
+static void ccsfs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
+{
+	struct fs *fs = enter(req);
+	lookup(req, fs, parent, name);
+	tree_leave(fs);
+}
+
+static void ccsfs_forget(fuse_req_t req, fuse_ino_t ino, uint64_t nlookup)
+{
+	struct fs *fs = enter(req);
+	tree_drop(fs, node_of(fs, ino), nlookup);
+	tree_leave(fs);
+	fuse_reply_none(req);
+}
+
+static void ccsfs_forget_multi(fuse_req_t req, size_t count,
+			       struct fuse_forget_data *forgets)
+{
+	struct fs *fs = enter(req);
+	for (size_t i = 0; i < count; i++)
+		tree_drop(fs, node_of(fs, forgets[i].ino), forgets[i].nlookup);
+	tree_leave(fs);
+	fuse_reply_none(req);
+}
+
+void ccsfs_forget_dir(void *se, struct node *dir)
+{
+	fuse_ino_t parent = dir->parent ? ino_of(NULL, dir->parent) : 0;
+	if (!parent)
+		return;
+	/* ENOENT: the kernel had forgotten it already. */
+	int rc = fuse_lowlevel_notify_inval_entry(se, parent, dir->name,
+						  strlen(dir->name));
+	(void)rc;
 }
 
 static void ccsfs_getattr(fuse_req_t req, fuse_ino_t ino,
 			  struct fuse_file_info *fi)
 {
 	(void)fi;
-	struct fs *fs = fs_of(req);
+	struct fs *fs = enter(req);
 	struct stat st;
 	int rc = node_attr(fs, node_of(fs, ino), &st);
 	if (rc < 0)
 		fuse_reply_err(req, -rc);
 	else
 		fuse_reply_attr(req, &st, CCSFS_TIMEOUT);
+	tree_leave(fs);
 }
 
 static void ccsfs_readlink(fuse_req_t req, fuse_ino_t ino)
 {
-	struct node *n = node_of(fs_of(req), ino);
+	struct fs *fs = enter(req);
+	struct node *n = node_of(fs, ino);
 	if (n->type != NODE_LINK)
 		fuse_reply_err(req, EINVAL);
 	else
 		fuse_reply_readlink(req, n->u.link.target);
+	tree_leave(fs);
 }
 
 /* What opening a folder does, at its OPENDIR or, when the kernel opens
@@ -148,8 +207,9 @@ static void ccsfs_opendir(fuse_req_t req, fuse_ino_t ino,
 		fuse_reply_err(req, ENOSYS);
 		return;
 	}
-	struct fs *fs = fs_of(req);
+	struct fs *fs = enter(req);
 	int rc = dir_opened(fs, node_of(fs, ino));
+	tree_leave(fs);
 	if (rc < 0) {
 		fuse_reply_err(req, -rc);
 		return;
@@ -169,9 +229,11 @@ static bool cheap_attrs(const struct node *n)
 	return n->type != NODE_FILE || atomic_load(&n->size) != SIZE_UNKNOWN;
 }
 
-/* Offsets are positions: "." 1, ".." 2, child i at i + 3. */
+/* Offsets are positions: "." 1, ".." 2, child i at i + 3.  *named:
+ * whether the entry gives the kernel the node (attributes with it). */
 static size_t add_entry(fuse_req_t req, struct fs *fs, struct node *dir,
-			off_t next, char *buf, size_t room, bool plus)
+			off_t next, char *buf, size_t room, bool plus,
+			bool *named)
 {
 	struct node *n;
 	const char *name;
@@ -184,7 +246,7 @@ static size_t add_entry(fuse_req_t req, struct fs *fs, struct node *dir,
 	}
 	struct fuse_entry_param e;
 	memset(&e, 0, sizeof e);
-	e.attr.st_ino = n->ino;
+	e.attr.st_ino = tree_ino(n);
 	e.attr.st_mode = n->type == NODE_DIR ? S_IFDIR :
 			 n->type == NODE_LINK ? S_IFLNK : S_IFREG;
 	if (!plus)
@@ -193,14 +255,13 @@ static size_t add_entry(fuse_req_t req, struct fs *fs, struct node *dir,
 	 * file's size may need a producer to run, a folder's mtime its
 	 * member's header to be read: both wait for a stat. */
 	if (next > 2 && cheap_attrs(n))
-		fill_entry(fs, n, &e);
+		*named = fill_entry(fs, n, &e) == 0;
 	return fuse_add_direntry_plus(req, buf, room, name, &e, next);
 }
 
-static void reply_dir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
-		      bool plus)
+static void reply_dir(fuse_req_t req, struct fs *fs, fuse_ino_t ino,
+		      size_t size, off_t off, bool plus)
 {
-	struct fs *fs = fs_of(req);
 	struct node *dir = node_of(fs, ino);
 	if (kernel_opens_dirs && off == 0) {
 		int rc = dir_opened(fs, dir);
@@ -217,15 +278,23 @@ static void reply_dir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		return;
 	}
 	size_t used = 0;
+	uint64_t named = 0;
 	off_t last = (off_t)dir->u.dir.nkids + 2;
 	for (off_t next = off + 1; next <= last; next++) {
+		bool gives = false;
 		size_t need = add_entry(req, fs, dir, next, buf + used,
-					size - used, plus);
+					size - used, plus, &gives);
 		if (need > size - used)
 			break;
 		used += need;
+		named += gives;
 	}
-	fuse_reply_buf(req, buf, used);
+	/* The kernel takes every node named in the reply: they all hold
+	 * the folder's unit, as lookups of them would. */
+	if (named)
+		tree_hold(fs, dir->u.dir.kids[0], named);
+	if (fuse_reply_buf(req, buf, used) != 0 && named)
+		tree_drop(fs, dir->u.dir.kids[0], named);
 	bufpool_free(buf);
 }
 
@@ -233,14 +302,18 @@ static void ccsfs_readdir(fuse_req_t req, fuse_ino_t ino, size_t size,
 			  off_t off, struct fuse_file_info *fi)
 {
 	(void)fi;
-	reply_dir(req, ino, size, off, false);
+	struct fs *fs = enter(req);
+	reply_dir(req, fs, ino, size, off, false);
+	tree_leave(fs);
 }
 
 static void ccsfs_readdirplus(fuse_req_t req, fuse_ino_t ino, size_t size,
 			      off_t off, struct fuse_file_info *fi)
 {
 	(void)fi;
-	reply_dir(req, ino, size, off, true);
+	struct fs *fs = enter(req);
+	reply_dir(req, fs, ino, size, off, true);
+	tree_leave(fs);
 }
 
 static void ccsfs_releasedir(fuse_req_t req, fuse_ino_t ino,
@@ -258,10 +331,11 @@ static void ccsfs_open(fuse_req_t req, fuse_ino_t ino,
 		fuse_reply_err(req, EROFS);
 		return;
 	}
-	struct fs *fs = fs_of(req);
+	struct fs *fs = enter(req);
 	struct node *n = node_of(fs, ino);
 	int host_fd;
 	int rc = tree_open(fs, n, &host_fd);
+	tree_leave(fs);
 	if (rc < 0) {
 		fuse_reply_err(req, -rc);
 		return;
@@ -271,10 +345,9 @@ static void ccsfs_open(fuse_req_t req, fuse_ino_t ino,
 	fuse_reply_open(req, fi);
 }
 
-static void ccsfs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
-		       struct fuse_file_info *fi)
+static void read_node(fuse_req_t req, struct fs *fs, fuse_ino_t ino,
+		      size_t size, off_t off, struct fuse_file_info *fi)
 {
-	struct fs *fs = fs_of(req);
 	struct node *n = node_of(fs, ino);
 	if (tree_reads_copy(n)) {
 		char *buf = bufpool_alloc(size ? size : 1);
@@ -298,6 +371,14 @@ static void ccsfs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	}
 	fuse_reply_buf(req, (const char *)p, len);
 	cache_put(fs->cache, &ref);
+}
+
+static void ccsfs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
+		       struct fuse_file_info *fi)
+{
+	struct fs *fs = enter(req);
+	read_node(req, fs, ino, size, off, fi);
+	tree_leave(fs);
 }
 
 static void ccsfs_release(fuse_req_t req, fuse_ino_t ino,
@@ -324,6 +405,8 @@ static void ccsfs_statfs(fuse_req_t req, fuse_ino_t ino)
 const struct fuse_lowlevel_ops ccsfs_ops = {
 	.init = ccsfs_init,
 	.lookup = ccsfs_lookup,
+	.forget = ccsfs_forget,
+	.forget_multi = ccsfs_forget_multi,
 	.getattr = ccsfs_getattr,
 	.readlink = ccsfs_readlink,
 	.opendir = ccsfs_opendir,

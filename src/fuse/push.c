@@ -56,6 +56,8 @@ static void queue_evicted(void *ctx, struct node *file, struct cache_ref *ref)
 						  PUSH_QUEUE];
 		p->file = file;
 		p->ref = *ref;
+		/* Queued, the file must outlive its unit's use. */
+		tree_hold(fs, file, 1);
 		pusher.bytes += ref->len;
 		pthread_cond_signal(&pusher.wake);
 	}
@@ -101,6 +103,7 @@ static void *push_loop(void *arg)
 			}
 		}
 		cache_put(fs->cache, &p.ref);
+		tree_drop(fs, p.file, 1);
 		pthread_mutex_lock(&pusher.lock);
 	}
 	pthread_mutex_unlock(&pusher.lock);

@@ -21,7 +21,7 @@ static void make_ahead(void *owner, void *arg)
  * filling it (a queued one is not queued twice: readahead_queue). */
 static void make_ahead_unless_held(struct fs *fs, struct node *f)
 {
-	if (!cache_holds(fs->cache, tree_key(f)))
+	if (!cache_holds(fs->cache, tree_made_key(f)))
 		readahead_queue(&fs->readahead, make_ahead, f);
 }
 

@@ -70,8 +70,8 @@ void tree_made_text_init(const struct node *n, uint8_t **data,
 int tree_made_bytes(struct fs *fs, struct node *n, struct cache_ref *ref)
 {
 	struct made_call call = { fs, n };
-	/* Inode numbers are unique, so they key produced files. */
-	int rc = cache_get_made(fs->cache, tree_key(n), made_fill, &call, ref);
+	int rc = cache_get_made(fs->cache, tree_made_key(n), made_fill, &call,
+				ref);
 	if (rc == 0)
 		atomic_store(&n->size, ref->len);
 	return rc;
@@ -133,7 +133,7 @@ int tree_stat(struct fs *fs, struct node *n, struct stat *st)
 			return rc;
 	}
 	memset(st, 0, sizeof *st);
-	st->st_ino = n->ino;
+	st->st_ino = tree_ino(n);
 	st->st_uid = fs->uid;
 	st->st_gid = fs->gid;
 	st->st_mtime = st->st_ctime = st->st_atime = n->mtime;
@@ -288,6 +288,7 @@ int tree_open(struct fs *fs, struct node *n, int *host_fd)
 	if (n->type == NODE_DIR)
 		return -EISDIR;
 	tree_mark_used(n);
+	unit_touch(n);
 	switch (n->file_kind) {
 	case FILE_HOST:
 		*host_fd = open(n->u.host.path, O_RDONLY | O_CLOEXEC);

@@ -21,15 +21,44 @@
 #include "util/vec.h"
 
 
-/* Nodes and names are never freed before unmount, so they come from
- * arenas: one allocation per 64 KiB instead of two per node. */
+/* Nodes and names are freed all at once, at unmount or when their unit
+ * goes (unit.c), so they come from arenas: one allocation per arena
+ * instead of two per node. */
 struct arena {
 	struct arena *next;
 	size_t used, cap;
 	_Alignas(16) unsigned char mem[];
 };
 
-#define ARENA_SIZE (64 * 1024)
+void *arena_take(struct arena **list, size_t n, size_t chunk, size_t *taken)
+{
+	n = (n + 15) & ~(size_t)15;
+	struct arena *a = *list;
+	*taken = 0;
+	if (!a || a->cap - a->used < n) {
+		size_t cap = n > chunk ? n : chunk;
+		a = malloc(sizeof *a + cap);
+		if (!a)
+			return NULL;
+		a->cap = cap;
+		a->used = 0;
+		a->next = *list;
+		*list = a;
+		*taken = sizeof *a + cap;
+	}
+	void *p = a->mem + a->used;
+	a->used += n;
+	memset(p, 0, n);
+	return p;
+}
+
+void arena_free_all(struct arena *list)
+{
+	for (struct arena *a = list, *next; a; a = next) {
+		next = a->next;
+		free(a);
+	}
+}
 
 struct destroy_hook {
 	struct destroy_hook *next;
@@ -37,18 +66,28 @@ struct destroy_hook {
 	void *ctx;
 };
 
+/* A worker's job looks at nodes like a request does. */
+static void use_guard(void *owner, bool enter)
+{
+	if (enter)
+		tree_enter(owner);
+	else
+		tree_leave(owner);
+}
+
 int fs_init(struct fs *fs, size_t cache_size)
 {
 	memset(fs, 0, sizeof *fs);
 	fs->cache = cache_new(cache_size);
-	if (!fs->cache)
+	if (!fs->cache || reclaim_init(fs) < 0) {
+		cache_free(fs->cache);
 		return -ENOMEM;
+	}
 	/* The pool's buffers were the cache's values, and the texts'
 	 * scratch holds what becomes them: both share its bound. */
 	bufpool_set_limit(cache_size / 16);
 	cache_reserve(fs->cache, cache_size / 16 + SB_SCRATCH_BYTES +
 		      LENMEMO_BYTES);
-	atomic_init(&fs->next_ino, 1);
 	fs->uid = getuid();
 	fs->gid = getgid();
 	pthread_mutex_init(&fs->lock, NULL);
@@ -57,7 +96,9 @@ int fs_init(struct fs *fs, size_t cache_size)
 	pthread_cond_init(&fs->handed_over, NULL);
 	pthread_mutex_init(&fs->arena_lock, NULL);
 	pthread_mutex_init(&fs->walk_lock, NULL);
+	pthread_rwlock_init(&fs->use_lock, NULL);
 	readahead_init(&fs->readahead, fs);
+	readahead_guard(&fs->readahead, use_guard);
 	return 0;
 }
 
@@ -73,20 +114,20 @@ static void free_dirs(struct node *n)
 void fs_destroy(struct fs *fs)
 {
 	readahead_stop(&fs->readahead);         /* its jobs use the rest */
+	reclaim_stop(fs);
 	if (fs->root)
 		free_dirs(fs->root);
 	for (struct destroy_hook *h = fs->hooks; h; h = h->next)
 		h->fn(h->ctx);
 	fs->hooks = NULL;
+	reclaim_free(fs);
 	cache_free(fs->cache);
 	bufpool_drain();
 	sb_scratch_drain();
 	lenmemo_drain();
-	for (struct arena *a = fs->arenas, *next; a; a = next) {
-		next = a->next;
-		free(a);
-	}
+	arena_free_all(fs->arenas);
 	pthread_mutex_destroy(&fs->lock);
+	pthread_rwlock_destroy(&fs->use_lock);
 	pthread_cond_destroy(&fs->populated);
 	pthread_cond_destroy(&fs->measured);
 	pthread_cond_destroy(&fs->handed_over);
@@ -96,26 +137,12 @@ void fs_destroy(struct fs *fs)
 
 void *fs_alloc(struct fs *fs, size_t n)
 {
-	n = (n + 15) & ~(size_t)15;
+	size_t taken;
 	pthread_mutex_lock(&fs->arena_lock);
-	struct arena *a = fs->arenas;
-	if (!a || a->cap - a->used < n) {
-		size_t cap = n > ARENA_SIZE ? n : ARENA_SIZE;
-		a = malloc(sizeof *a + cap);
-		if (!a) {
-			pthread_mutex_unlock(&fs->arena_lock);
-			return NULL;
-		}
-		a->cap = cap;
-		a->used = 0;
-		a->next = fs->arenas;
-		fs->arenas = a;
-		cache_reserve(fs->cache, sizeof *a + cap);
-	}
-	void *p = a->mem + a->used;
-	a->used += n;
+	void *p = arena_take(&fs->arenas, n, ARENA_SIZE, &taken);
 	pthread_mutex_unlock(&fs->arena_lock);
-	memset(p, 0, n);
+	if (taken)
+		cache_reserve(fs->cache, taken);
 	return p;
 }
 
@@ -142,26 +169,29 @@ int fs_on_destroy(struct fs *fs, void (*fn)(void *ctx), void *ctx)
 	return 0;
 }
 
-static struct node *node_new(struct fs *fs, const char *name, uint8_t type,
-			     time_t mtime)
+/* A node in memory that lives as long as the folder it goes in: its
+ * unit's, or the tree's (in NULL: the root). */
+static struct node *node_new(struct fs *fs, struct node *in, const char *name,
+			     uint8_t type, time_t mtime)
 {
-	struct node *n = fs_alloc(fs, sizeof *n);
+	struct node *n = in ? tree_alloc(fs, in, sizeof *n)
+			    : fs_alloc(fs, sizeof *n);
 	if (!n)
 		return NULL;
-	n->name = fs_strdup(fs, name);
+	n->name = in ? tree_strdup(fs, in, name) : fs_strdup(fs, name);
 	if (!n->name)
 		return NULL;
-	n->ino = atomic_fetch_add(&fs->next_ino, 1);
+	atomic_init(&n->ino, in ? 0 : 1);
 	n->type = type;
 	n->mtime = mtime;
 	atomic_init(&n->size, 0);
 	return n;
 }
 
-struct node *node_new_dir(struct fs *fs, const char *name, time_t mtime,
-			  populate_fn populate, void *ctx)
+static struct node *dir_new(struct fs *fs, struct node *in, const char *name,
+			    time_t mtime, populate_fn populate, void *ctx)
 {
-	struct node *n = node_new(fs, name, NODE_DIR, mtime);
+	struct node *n = node_new(fs, in, name, NODE_DIR, mtime);
 	if (!n)
 		return NULL;
 	n->u.dir.populate = populate;
@@ -169,6 +199,12 @@ struct node *node_new_dir(struct fs *fs, const char *name, time_t mtime,
 	atomic_init(&n->u.dir.state, populate ? DIR_EMPTY : DIR_READY);
 	atomic_init(&n->u.dir.listed_ahead, false);
 	return n;
+}
+
+struct node *node_new_dir(struct fs *fs, const char *name, time_t mtime,
+			  populate_fn populate, void *ctx)
+{
+	return dir_new(fs, NULL, name, mtime, populate, ctx);
 }
 
 void dir_builder_init(struct dir_builder *b, struct fs *fs, struct node *dir)
@@ -196,13 +232,13 @@ static struct node *dir_add(struct dir_builder *b, struct node *n)
 struct node *dir_add_dir(struct dir_builder *b, const char *name,
 			 time_t mtime, populate_fn populate, void *ctx)
 {
-	return dir_add(b, node_new_dir(b->fs, name, mtime, populate, ctx));
+	return dir_add(b, dir_new(b->fs, b->dir, name, mtime, populate, ctx));
 }
 
 static struct node *file_new(struct dir_builder *b, const char *name,
 			     time_t mtime, uint8_t kind, uint64_t size)
 {
-	struct node *n = node_new(b->fs, name, NODE_FILE, mtime);
+	struct node *n = node_new(b->fs, b->dir, name, NODE_FILE, mtime);
 	if (n) {
 		n->file_kind = kind;
 		atomic_store(&n->size, size);
@@ -214,7 +250,7 @@ struct node *dir_add_host_file(struct dir_builder *b, const char *name,
 			       time_t mtime, const char *path, uint64_t size)
 {
 	struct node *n = file_new(b, name, mtime, FILE_HOST, size);
-	if (n && !(n->u.host.path = fs_strdup(b->fs, path)))
+	if (n && !(n->u.host.path = tree_strdup(b->fs, b->dir, path)))
 		n = NULL;
 	return dir_add(b, n);
 }
@@ -283,8 +319,8 @@ struct node *dir_add_stream(struct dir_builder *b, const char *name,
 struct node *dir_add_link(struct dir_builder *b, const char *name,
 			  time_t mtime, const char *target)
 {
-	struct node *n = node_new(b->fs, name, NODE_LINK, mtime);
-	if (n && !(n->u.link.target = fs_strdup(b->fs, target)))
+	struct node *n = node_new(b->fs, b->dir, name, NODE_LINK, mtime);
+	if (n && !(n->u.link.target = tree_strdup(b->fs, b->dir, target)))
 		n = NULL;
 	if (n)
 		atomic_store(&n->size, strlen(target));
@@ -316,9 +352,8 @@ static bool rename_repeats(struct dir_builder *b)
 		if (strcmp(b->kids[i]->name, b->kids[i - 1]->name) != 0)
 			continue;
 		char buf[1100];
-		snprintf(buf, sizeof buf, "%s~i%" PRIu64, b->kids[i]->name,
-			 b->kids[i]->ino);
-		const char *name = fs_strdup(b->fs, buf);
+		snprintf(buf, sizeof buf, "%s~i%zu", b->kids[i]->name, i);
+		const char *name = tree_strdup(b->fs, b->dir, buf);
 		if (name)
 			b->kids[i]->name = name;
 		renamed = true;
@@ -341,7 +376,7 @@ int dir_publish(struct dir_builder *b)
 		if (rename_repeats(b))
 			qsort(b->kids, b->n, sizeof *b->kids, by_name);
 	}
-	cache_reserve(b->fs->cache, b->cap * sizeof *b->kids);
+	tree_charge(b->fs, d, b->cap * sizeof *b->kids);
 	d->u.dir.kids = b->kids;
 	d->u.dir.nkids = (uint32_t)b->n;
 	for (size_t i = 0; i < b->n; i++) {
@@ -364,6 +399,7 @@ int tree_ready(struct fs *fs, struct node *dir)
 	if (atomic_load(&dir->u.dir.state) == DIR_EMPTY) {
 		atomic_store(&dir->u.dir.state, DIR_BUILDING);
 		pthread_mutex_unlock(&fs->lock);
+		unit_begin(fs, dir);
 		/* Long work (a scan, an inflate) runs unlocked: other
 		 * directories stay usable meanwhile. */
 		int rc = dir->u.dir.populate(fs, dir);
@@ -420,6 +456,25 @@ bool tree_kid_place(const struct node *dir, const struct node *n,
 		return false;
 	*index = n->place;
 	return true;
+}
+
+/* FNV-1a over the parent's number and the name: the same path gives the
+ * same number on every mount, and 1.9 million paths collide with odds
+ * near one in ten million. */
+uint64_t tree_ino(struct node *n)
+{
+	uint64_t ino = atomic_load_explicit(&n->ino, memory_order_relaxed);
+	if (ino)
+		return ino;
+	uint64_t h = 0xcbf29ce484222325ull, up = n->parent ? tree_ino(n->parent) : 0;
+	for (int i = 0; i < 8; i++)
+		h = (h ^ ((up >> (8 * i)) & 0xff)) * 0x100000001b3ull;
+	for (const unsigned char *p = (const unsigned char *)n->name; *p; p++)
+		h = (h ^ *p) * 0x100000001b3ull;
+	/* 0 means not made yet, 1 is the root's. */
+	ino = h > 1 ? h : h + 2;
+	atomic_store_explicit(&n->ino, ino, memory_order_relaxed);
+	return ino;
 }
 
 struct node *tree_child(struct fs *fs, struct node *dir, const char *name,

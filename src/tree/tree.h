@@ -37,6 +37,8 @@ _Static_assert(TREE_WALK_RING >= TREE_LIST_AHEAD &&
 struct fs;
 struct node;
 struct arena;
+struct unit;
+struct reclaim;
 struct destroy_hook;
 struct strbuf;
 
@@ -44,6 +46,9 @@ enum node_type { NODE_DIR, NODE_FILE, NODE_LINK };
 enum file_kind { FILE_HOST, FILE_VIEW, FILE_MADE, FILE_BLOB, FILE_STREAM };
 
 typedef int (*populate_fn)(struct fs *fs, struct node *dir);
+/* Forgets what a populate stored outside the tree for a unit's folder
+ * (see dir_make_unit), when the tree lets its contents go. */
+typedef void (*release_fn)(struct fs *fs, struct node *dir);
 /* Makes a file's bytes (malloc'ed) or returns a negative errno.  One
  * added with dir_add_measured also takes data NULL: then it only counts
  * the bytes it would make into *len, which costs less than making them
@@ -71,7 +76,10 @@ struct view_ops {
 struct node {
 	const char *name;
 	struct node *parent;
-	uint64_t ino;
+	/* What stat says: a hash of the path (tree_ino), made on first use,
+	 * so the same file has the same number on every mount and after
+	 * its folder was let go and made again.  0 until then. */
+	_Atomic uint64_t ino;
 	uint8_t type;           /* enum node_type */
 	uint8_t file_kind;      /* enum file_kind */
 	/* Listed before its mtime (a folder) or size (a file) is known:
@@ -105,6 +113,11 @@ struct node {
 			int error;              /* a failed populate */
 			populate_fn populate;
 			void *ctx;
+			/* A unit's folder (dir_make_unit): its release, and
+			 * the unit while it is populated. */
+			release_fn release;
+			bool keep;
+			struct unit *unit;
 		} dir;
 		struct {
 			const char *path;       /* on the host */
@@ -148,13 +161,17 @@ struct fs {
 	int png_level;                  /* zlib level of made PNGs; 0 stores */
 	uid_t uid;
 	gid_t gid;
-	_Atomic uint64_t next_ino;
 	pthread_mutex_t lock;           /* directory states, member outcomes */
 	pthread_cond_t populated;
 	pthread_cond_t measured;        /* a file's measuring ended */
 	struct arena *arenas;           /* everything the tree allocated */
 	struct destroy_hook *hooks;     /* run at unmount, newest first */
 	pthread_mutex_t arena_lock;
+	/* Held for reading by whoever looks at nodes (tree_enter); taken
+	 * for writing only by the thread that lets units go, and only
+	 * when no one holds it (unit.c). */
+	pthread_rwlock_t use_lock;
+	struct reclaim *reclaim;        /* the units and their budget */
 	struct readahead readahead;
 	_Atomic(struct node *) last_made;       /* a reader's last new file */
 	_Atomic(struct node *) last_stat;       /* the last stat that made */
@@ -186,12 +203,65 @@ struct fs {
 int fs_init(struct fs *fs, size_t cache_size);
 void fs_destroy(struct fs *fs);
 
-/* The cache's key for a node's bytes: the node's address, so that what
- * the cache evicts leads back to its node. */
+/* The cache's key for a permanent folder's bytes (a member's, a model
+ * database's): the folder's address, so that what the cache evicts
+ * leads back to it.  Made files are keyed by their inode number with
+ * the top bit set (files.c), which no address has. */
 static inline uint64_t tree_key(const struct node *n)
 {
 	return (uint64_t)(uintptr_t)n;
 }
+
+/* The node's inode number as stat gives it: 1 for the root, else a
+ * 64-bit hash of its parent's number and its name. */
+uint64_t tree_ino(struct node *n);
+/* A made file's key: inode numbers name the same bytes on every mount,
+ * so what a file let go and made again finds in the cache is its own. */
+static inline uint64_t tree_made_key(struct node *n)
+{
+	return tree_ino(n) | (UINT64_C(1) << 63);
+}
+
+/* ---- units: what the tree lets go, and makes again ----
+ *
+ * A unit is a folder whose contents are made by one populate (a
+ * member's) and can be made again from the same bytes.  Its nodes, and
+ * what its view allocates with tree_alloc, live in the unit's own
+ * memory, charged to the cache's bound; when the units together pass
+ * their budget, the oldest that nothing holds are let go: the folder
+ * goes back to unpopulated and its release runs.  Whoever keeps a
+ * node of a unit across calls holds it (tree_hold): the kernel's
+ * lookups until its FORGET, ccsfs-check's folders still to walk.  keep:
+ * never let go (other units' contents point into it). */
+void dir_make_unit(struct node *dir, release_fn release, bool keep);
+/* Memory that lives as long as dir's contents: the unit's when dir is
+ * one or lies inside one, else the tree's. */
+void *tree_alloc(struct fs *fs, struct node *dir, size_t n);
+char *tree_strdup(struct fs *fs, struct node *dir, const char *s);
+/* Charges bytes that dir's view holds while it is populated (a walk)
+ * to its unit, or to the tree for good outside one. */
+void tree_charge(struct fs *fs, struct node *dir, size_t bytes);
+/* count more (hold) or fewer (drop) holds on n's unit, if it is in one. */
+void tree_hold(struct fs *fs, struct node *n, uint64_t count);
+void tree_drop(struct fs *fs, struct node *n, uint64_t count);
+/* Around any use of nodes not held: a FUSE request, a worker's job, a
+ * step of ccsfs-check.  Never blocks for long; nests. */
+void tree_enter(struct fs *fs);
+void tree_leave(struct fs *fs);
+/* Asks the kernel to forget a unit's folder (and so what is below it). */
+typedef void (*tree_forget_fn)(void *ctx, struct node *dir);
+/* Starts letting units go once they take more than a quarter of the
+ * cache's bound (the rest holds members' bytes and made files), or
+ * 4 MiB for a cache under 16 MiB; ask may
+ * be NULL (nothing outside holds nodes).  Stopped by fs_destroy. */
+int tree_reclaim_start(struct fs *fs, tree_forget_fn ask, void *ctx);
+struct tree_unit_stats {
+	size_t units, bytes, budget;
+	uint64_t released, asked;
+};
+void tree_unit_stats(struct fs *fs, struct tree_unit_stats *st);
+/* Lets go, now, every unit nothing holds (tests, ccsfs-check's end). */
+void tree_release_idle(struct fs *fs);
 
 /* A member's whole file (its .ccs) that the cache evicts before any
  * reader opened it is offered to fn, on the evicting thread, with a

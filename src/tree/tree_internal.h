@@ -11,6 +11,25 @@
 
 enum { DIR_EMPTY, DIR_BUILDING, DIR_READY };
 
+/* tree.c: the tree's arenas hold nodes and names, freed as a whole. */
+#define ARENA_SIZE (64 * 1024)
+/* n bytes, zeroed, from the first arena of *list, or from a new one of
+ * at least chunk bytes put first (its size then in *taken, else 0). */
+void *arena_take(struct arena **list, size_t n, size_t chunk,
+		 size_t *taken);
+void arena_free_all(struct arena *list);
+
+/* unit.c: the units' state, made by fs_init; stop and free are
+ * fs_destroy's, before and after the tree's folders go. */
+int reclaim_init(struct fs *fs);
+void reclaim_stop(struct fs *fs);
+void reclaim_free(struct fs *fs);
+/* unit.c: a unit's folder starts being populated: its memory from now
+ * on is the unit's. */
+void unit_begin(struct fs *fs, struct node *dir);
+/* unit.c: n's unit was used now (the oldest go first). */
+void unit_touch(struct node *n);
+
 /* How many stats that size a file, with no made file opened between,
  * make a listing (fs->stats_unopened): more than readers at once take
  * (ccsfs-check's jobs, a few cat), few enough that a listing measures

@@ -266,8 +266,13 @@ static int populate_archive(struct fs *fs, struct node *dir)
 		m->dir = dir_add_dir(&b, m->name, checked ? m->e->header.mtime
 							  : dir->mtime,
 				     member_populate, m);
-		if (m->dir)
+		if (m->dir) {
 			m->dir->u.dir.costly = true;
+			/* A setup file's objects are other members' scenes'
+			 * sources: it stays. */
+			dir_make_unit(m->dir, member_release,
+				      member_is_setup(m->name));
+		}
 		if (m->dir && !checked)
 			atomic_store(&m->dir->unsettled, true);
 	}

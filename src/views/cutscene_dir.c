@@ -63,8 +63,9 @@ static bool setup_defines(struct fs *fs, struct member *self, const char *name,
 int member_resolve_elsewhere(struct fs *fs, struct member *m)
 {
 	const struct ccsf_scene *s = &m->scene;
-	m->defined_at = fs_alloc(fs, (s->object_count ? s->object_count : 1) *
-				     sizeof *m->defined_at);
+	m->defined_at = tree_alloc(fs, m->dir, (s->object_count ?
+						s->object_count : 1) *
+				   sizeof *m->defined_at);
 	if (!m->defined_at)
 		return -ENOMEM;
 	if (member_is_setup(m->name))
@@ -87,7 +88,7 @@ int member_resolve_elsewhere(struct fs *fs, struct member *m)
 		char target[GZIP_NAME_MAX * 3 + NAME_MAX_OUT(CCSF_OBJECT_NAME_LEN) + 64];
 		snprintf(target, sizeof target, "../%s/%s", where,
 			 m->object_names[o]);
-		m->defined_at[o] = fs_strdup(fs, target);
+		m->defined_at[o] = tree_strdup(fs, m->dir, target);
 		if (!m->defined_at[o])
 			return -ENOMEM;
 	}
@@ -160,8 +161,9 @@ static void frames_of(struct member *m, const uint8_t *data, size_t len,
 static int find_definitions(struct fs *fs, struct member *m)
 {
 	const struct ccsf_scene *s = &m->scene;
-	struct scene_def *def = fs_alloc(fs, ((size_t)s->object_count + 1) *
-					 sizeof *def);
+	struct scene_def *def = tree_alloc(fs, m->dir,
+					   ((size_t)s->object_count + 1) *
+					   sizeof *def);
 	if (!def)
 		return -ENOMEM;
 	for (uint32_t o = 0; o < s->object_count; o++) {
@@ -197,7 +199,7 @@ int member_cutscene_prepare(struct fs *fs, struct member *m,
 	struct strbuf sb = STRBUF_INIT;
 	rc = scene_frames_problems(&setup->scene, &f, &sb);
 	if (rc == 0 && sb.len) {
-		m->frames_problems = fs_strdup(fs, sb.data);
+		m->frames_problems = tree_strdup(fs, m->dir, sb.data);
 		rc = m->frames_problems ? 0 : -ENOMEM;
 		log_error("%s: member %s: scene.glb: %.*s", m->ar->label,
 			  m->name, (int)strcspn(sb.data, "\n"), sb.data);

@@ -338,11 +338,12 @@ static int by_name_then_index(const void *a, const void *b)
 	return c ? c : (x->index > y->index) - (x->index < y->index);
 }
 
-static const char *suffixed(struct fs *fs, const char *name, uint32_t index)
+static const char *suffixed(struct fs *fs, struct member *m, const char *name,
+			   uint32_t index)
 {
 	char buf[NAME_MAX_OUT(CCSF_OBJECT_NAME_LEN) + 32];
 	snprintf(buf, sizeof buf, "%s~%" PRIu32, name, index);
-	return fs_strdup(fs, buf);
+	return tree_strdup(fs, m->dir, buf);
 }
 
 /* doc/formats/tree.md, Names: converted from Shift-JIS, an empty name is
@@ -352,7 +353,8 @@ static int name_objects(struct fs *fs, struct member *m)
 {
 	const struct ccsf_scene *s = &m->scene;
 	uint32_t n = s->object_count;
-	m->object_names = fs_alloc(fs, (n ? n : 1) * sizeof *m->object_names);
+	m->object_names = tree_alloc(fs, m->dir,
+				     (n ? n : 1) * sizeof *m->object_names);
 	struct name_slot *slots = malloc((n ? n : 1) * sizeof *slots);
 	struct name_conv *nc = name_conv_open();
 	int rc = m->object_names && slots && nc ? 0 : -ENOMEM;
@@ -362,7 +364,8 @@ static int name_objects(struct fs *fs, struct member *m)
 				    CCSF_OBJECT_NAME_LEN, buf))
 			snprintf(buf, sizeof buf, "#%" PRIu32, i);
 		m->object_names[i] = reserved_name(m, buf) ?
-				     suffixed(fs, buf, i) : fs_strdup(fs, buf);
+				     suffixed(fs, m, buf, i) :
+				     tree_strdup(fs, m->dir, buf);
 		slots[i].name = m->object_names[i];
 		slots[i].index = i;
 		if (!m->object_names[i])
@@ -373,7 +376,8 @@ static int name_objects(struct fs *fs, struct member *m)
 		for (uint32_t i = 1; i < n; i++)
 			if (strcmp(slots[i].name, slots[i - 1].name) == 0)
 				m->object_names[slots[i].index] =
-					suffixed(fs, slots[i].name, slots[i].index);
+					suffixed(fs, m, slots[i].name,
+						 slots[i].index);
 	}
 	name_conv_close(nc);
 	free(slots);
@@ -480,7 +484,7 @@ int member_populate(struct fs *fs, struct node *dir)
 	if (ref.len) {
 		m->walk_rc = ccsf_walk(ref.data, ref.len, &m->scene);
 		m->walked = true;
-		cache_reserve(fs->cache, ccsf_scene_bytes(&m->scene));
+		tree_charge(fs, dir, ccsf_scene_bytes(&m->scene));
 		atomic_store(&m->walked_len, ref.len);
 		if (m->walk_rc == -ENOMEM)
 			rc = -ENOMEM;
@@ -521,6 +525,27 @@ int member_populate(struct fs *fs, struct node *dir)
 	cache_put(fs->cache, &ref);
 	int prc = dir_publish(&b);
 	return rc < 0 ? rc : prc;
+}
+
+/* The tree let the member's folder go: what its populate learnt goes
+ * too, and the next use walks the bytes again.  What inflating found
+ * stays (it is the same every time). */
+void member_release(struct fs *fs, struct node *dir)
+{
+	(void)fs;
+	struct member *m = dir->u.dir.ctx;
+	ccsf_scene_free(&m->scene);
+	memset(&m->scene, 0, sizeof m->scene);
+	cutscene_audio_free(&m->audio);
+	memset(&m->audio, 0, sizeof m->audio);
+	m->walked = false;
+	m->walk_rc = 0;
+	m->object_names = NULL;
+	m->defined_at = NULL;
+	memset(m->sources, 0, sizeof m->sources);
+	m->source_count = 0;
+	m->def_of = NULL;
+	m->frames_problems = NULL;
 }
 
 /* ---- what object.c needs of a member ---- */

@@ -113,8 +113,9 @@ void archive_dir_check_inflated(struct fs *fs, struct member *m, int rc,
 /* Keeps what inflating m gave: rc, and the gzip checks' result. */
 void member_record_outcome(struct fs *fs, struct member *m, int rc,
 			   const struct gzip_result *r);
-/* A member's folder, populated on first use. */
+/* A member's folder, populated on first use, and let go as a unit. */
 int member_populate(struct fs *fs, struct node *dir);
+void member_release(struct fs *fs, struct node *dir);
 
 /* Cutscene pairs (cutscene_dir.c). */
 bool member_is_setup(const char *name);

@@ -534,7 +534,7 @@ int object_populate(struct fs *fs, struct node *dir,
 		dir_add_link(&b, "defined", member_mtime(ob->m), target);
 	}
 	if (errs.len) {
-		char *text = fs_strdup(fs, errs.data);
+		char *text = tree_strdup(fs, dir, errs.data);
 		if (text)
 			dir_add_made(&b, "error.txt", member_mtime(ob->m),
 				     produce_object_errors, text, 0);

@@ -486,7 +486,7 @@ static bool later_files_held(struct fs *fs)
 	for (unsigned m = 1; m < MEMBERS; m++)
 		for (unsigned o = 0; o < OBJECTS; o++)
 			if (cache_holds(fs->cache,
-					tree_key(made_file(fs, m, o))))
+					tree_made_key(made_file(fs, m, o))))
 				return true;
 	return false;
 }
