@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <malloc.h>
 #include <signal.h>
@@ -178,11 +179,22 @@ static int serve(struct fuse_session *se, const struct fuse_cmdline_opts *cl,
 			if (push_start(se, fs) < 0)
 				log_error("no thread to hand members to the "
 					  "kernel: they are inflated again");
-			tree_reclaim_start(fs, ccsfs_forget_dir, se);
+			tree_reclaim_start(fs);
 			archive_dir_warm(fs);
 			rc = cl->singlethread ? fuse_session_loop(se)
 					      : loop_threads(se, cl, busy_poll);
 			push_stop();
+			/* What the cache's bound cost, for whoever sizes
+			 * it: folders made again when used again. */
+			struct tree_unit_stats us;
+			tree_unit_stats(fs, &us);
+			if (us.released)
+				log_info("members' folders let go %" PRIu64
+					 " times to keep them within %zu KiB "
+					 "(cache_size / 4); %zu held at the "
+					 "end, %zu KiB", us.released,
+					 us.budget >> 10, us.units,
+					 us.bytes >> 10);
 		}
 		fuse_session_unmount(se);
 	}

@@ -356,7 +356,7 @@ int check_run(struct check *c)
 {
 	/* Members checked are let go past the units' budget: the walk
 	 * holds what it has still to visit (push). */
-	tree_reclaim_start(c->fs, NULL, NULL);
+	tree_reclaim_start(c->fs);
 	push(c, c->fs->root, ROLE_PLAIN);
 	struct worker *ws = calloc(c->workers, sizeof *ws);
 	if (!ws || c->failed_alloc) {

@@ -27,15 +27,17 @@ static struct fs *fs_of(fuse_req_t req)
 	return fuse_req_userdata(req);
 }
 
-fuse_ino_t ino_of(const struct fs *fs, const struct node *n)
+fuse_ino_t ino_of(struct node *n)
 {
-	(void)fs;
-	return n->parent ? (fuse_ino_t)(uintptr_t)n : FUSE_ROOT_ID;
+	_Static_assert(sizeof(fuse_ino_t) >= sizeof(uint64_t),
+		       "a tree handle fits a FUSE inode number");
+	return (fuse_ino_t)tree_handle(n);
 }
 
+/* NULL: a handle whose unit, made again, no longer has the node. */
 static struct node *node_of(struct fs *fs, fuse_ino_t ino)
 {
-	return ino == FUSE_ROOT_ID ? fs->root : (struct node *)(uintptr_t)ino;
+	return tree_node(fs, (uint64_t)ino);
 }
 
 /* A file that exists but cannot be made is listed with size 0; opening
@@ -63,7 +65,7 @@ static int fill_entry(struct fs *fs, struct node *n,
 	int rc = node_attr(fs, n, &e->attr);
 	if (rc < 0)
 		return rc;
-	e->ino = ino_of(fs, n);
+	e->ino = ino_of(n);
 	e->generation = 1;
 	e->attr_timeout = CCSFS_TIMEOUT;
 	e->entry_timeout = CCSFS_TIMEOUT;
@@ -93,21 +95,12 @@ static struct fs *enter(fuse_req_t req)
 	return fs;
 }
 
-/* A reply that names a node: the kernel holds it from now on, unless
- * the reply did not reach it. */
-static void reply_entry(struct fs *fs, fuse_req_t req, struct node *n,
-			const struct fuse_entry_param *e)
-{
-	tree_hold(fs, n, 1);
-	if (fuse_reply_entry(req, e) != 0)
-		tree_drop(fs, n, 1);
-}
-
 static void lookup(fuse_req_t req, struct fs *fs, fuse_ino_t parent,
 		   const char *name)
 {
-	int err = 0;
-	struct node *n = tree_child(fs, node_of(fs, parent), name, &err);
+	int err = -ESTALE;
+	struct node *dir = node_of(fs, parent);
+	struct node *n = dir ? tree_child(fs, dir, name, &err) : NULL;
 	struct fuse_entry_param e;
 	if (!n && err == -ENOENT) {
 		/* Remembered as absent: nothing appears later. */
@@ -124,7 +117,7 @@ static void lookup(fuse_req_t req, struct fs *fs, fuse_ino_t parent,
 	if (rc < 0)
 		fuse_reply_err(req, -rc);
 	else
-		reply_entry(fs, req, n, &e);
+		fuse_reply_entry(req, &e);
 }
 
 static void ccsfs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
@@ -134,42 +127,14 @@ static void ccsfs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 	tree_leave(fs);
 }
 
-static void ccsfs_forget(fuse_req_t req, fuse_ino_t ino, uint64_t nlookup)
-{
-	struct fs *fs = enter(req);
-	tree_drop(fs, node_of(fs, ino), nlookup);
-	tree_leave(fs);
-	fuse_reply_none(req);
-}
-
-static void ccsfs_forget_multi(fuse_req_t req, size_t count,
-			       struct fuse_forget_data *forgets)
-{
-	struct fs *fs = enter(req);
-	for (size_t i = 0; i < count; i++)
-		tree_drop(fs, node_of(fs, forgets[i].ino), forgets[i].nlookup);
-	tree_leave(fs);
-	fuse_reply_none(req);
-}
-
-void ccsfs_forget_dir(void *se, struct node *dir)
-{
-	fuse_ino_t parent = dir->parent ? ino_of(NULL, dir->parent) : 0;
-	if (!parent)
-		return;
-	/* ENOENT: the kernel had forgotten it already. */
-	int rc = fuse_lowlevel_notify_inval_entry(se, parent, dir->name,
-						  strlen(dir->name));
-	(void)rc;
-}
-
 static void ccsfs_getattr(fuse_req_t req, fuse_ino_t ino,
 			  struct fuse_file_info *fi)
 {
 	(void)fi;
 	struct fs *fs = enter(req);
 	struct stat st;
-	int rc = node_attr(fs, node_of(fs, ino), &st);
+	struct node *n = node_of(fs, ino);
+	int rc = n ? node_attr(fs, n, &st) : -ESTALE;
 	if (rc < 0)
 		fuse_reply_err(req, -rc);
 	else
@@ -181,7 +146,9 @@ static void ccsfs_readlink(fuse_req_t req, fuse_ino_t ino)
 {
 	struct fs *fs = enter(req);
 	struct node *n = node_of(fs, ino);
-	if (n->type != NODE_LINK)
+	if (!n)
+		fuse_reply_err(req, ESTALE);
+	else if (n->type != NODE_LINK)
 		fuse_reply_err(req, EINVAL);
 	else
 		fuse_reply_readlink(req, n->u.link.target);
@@ -194,6 +161,8 @@ static void ccsfs_readlink(fuse_req_t req, fuse_ino_t ino)
  * nothing in it fails the listing. */
 static int dir_opened(struct fs *fs, struct node *n)
 {
+	if (!n)
+		return -ESTALE;
 	if (n->type != NODE_DIR)
 		return -ENOTDIR;
 	int rc = tree_dir_open(fs, n);
@@ -232,8 +201,7 @@ static bool cheap_attrs(const struct node *n)
 /* Offsets are positions: "." 1, ".." 2, child i at i + 3.  *named:
  * whether the entry gives the kernel the node (attributes with it). */
 static size_t add_entry(fuse_req_t req, struct fs *fs, struct node *dir,
-			off_t next, char *buf, size_t room, bool plus,
-			bool *named)
+			off_t next, char *buf, size_t room, bool plus)
 {
 	struct node *n;
 	const char *name;
@@ -255,7 +223,7 @@ static size_t add_entry(fuse_req_t req, struct fs *fs, struct node *dir,
 	 * file's size may need a producer to run, a folder's mtime its
 	 * member's header to be read: both wait for a stat. */
 	if (next > 2 && cheap_attrs(n))
-		*named = fill_entry(fs, n, &e) == 0;
+		fill_entry(fs, n, &e);
 	return fuse_add_direntry_plus(req, buf, room, name, &e, next);
 }
 
@@ -263,6 +231,10 @@ static void reply_dir(fuse_req_t req, struct fs *fs, fuse_ino_t ino,
 		      size_t size, off_t off, bool plus)
 {
 	struct node *dir = node_of(fs, ino);
+	if (!dir || dir->type != NODE_DIR) {
+		fuse_reply_err(req, dir ? ENOTDIR : ESTALE);
+		return;
+	}
 	if (kernel_opens_dirs && off == 0) {
 		int rc = dir_opened(fs, dir);
 		if (rc < 0) {
@@ -278,23 +250,15 @@ static void reply_dir(fuse_req_t req, struct fs *fs, fuse_ino_t ino,
 		return;
 	}
 	size_t used = 0;
-	uint64_t named = 0;
 	off_t last = (off_t)dir->u.dir.nkids + 2;
 	for (off_t next = off + 1; next <= last; next++) {
-		bool gives = false;
 		size_t need = add_entry(req, fs, dir, next, buf + used,
-					size - used, plus, &gives);
+					size - used, plus);
 		if (need > size - used)
 			break;
 		used += need;
-		named += gives;
 	}
-	/* The kernel takes every node named in the reply: they all hold
-	 * the folder's unit, as lookups of them would. */
-	if (named)
-		tree_hold(fs, dir->u.dir.kids[0], named);
-	if (fuse_reply_buf(req, buf, used) != 0 && named)
-		tree_drop(fs, dir->u.dir.kids[0], named);
+	fuse_reply_buf(req, buf, used);
 	bufpool_free(buf);
 }
 
@@ -334,7 +298,7 @@ static void ccsfs_open(fuse_req_t req, fuse_ino_t ino,
 	struct fs *fs = enter(req);
 	struct node *n = node_of(fs, ino);
 	int host_fd;
-	int rc = tree_open(fs, n, &host_fd);
+	int rc = n ? tree_open(fs, n, &host_fd) : -ESTALE;
 	tree_leave(fs);
 	if (rc < 0) {
 		fuse_reply_err(req, -rc);
@@ -349,6 +313,10 @@ static void read_node(fuse_req_t req, struct fs *fs, fuse_ino_t ino,
 		      size_t size, off_t off, struct fuse_file_info *fi)
 {
 	struct node *n = node_of(fs, ino);
+	if (!n) {
+		fuse_reply_err(req, ESTALE);
+		return;
+	}
 	if (tree_reads_copy(n)) {
 		char *buf = bufpool_alloc(size ? size : 1);
 		ssize_t r = buf ? tree_read(fs, n, buf, size, (uint64_t)off,
@@ -405,8 +373,6 @@ static void ccsfs_statfs(fuse_req_t req, fuse_ino_t ino)
 const struct fuse_lowlevel_ops ccsfs_ops = {
 	.init = ccsfs_init,
 	.lookup = ccsfs_lookup,
-	.forget = ccsfs_forget,
-	.forget_multi = ccsfs_forget_multi,
 	.getattr = ccsfs_getattr,
 	.readlink = ccsfs_readlink,
 	.opendir = ccsfs_opendir,

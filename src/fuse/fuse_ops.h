@@ -5,10 +5,10 @@
  *
  * Why the low-level API: a node is its own FUSE inode, so no path is
  * built and resolved per request, and the kernel may keep directory
- * listings (cache_readdir), which libfuse's path API ignores.  Each
- * LOOKUP (and READDIRPLUS entry) the kernel takes holds the node's unit
- * until its FORGET (tree.h, units): the tree frees no node the kernel
- * may still name.
+ * listings (cache_readdir), which libfuse's path API ignores.  The
+ * kernel names a node by its tree handle, good for the whole mount
+ * even after its unit was let go (tree.h, units), so FORGET has nothing
+ * to do.
  */
 #ifndef CCSFS_FUSE_OPS_H
 #define CCSFS_FUSE_OPS_H
@@ -23,13 +23,9 @@ struct node;
 
 extern const struct fuse_lowlevel_ops ccsfs_ops;
 
-/* The kernel's name for a node is its address; the root is 1.  What
- * stat says is the node's own inode number (tree_ino). */
-fuse_ino_t ino_of(const struct fs *fs, const struct node *n);
-
-/* Asks the kernel to forget a folder: tree_reclaim_start's tree_forget_fn,
- * with the session as its context. */
-void ccsfs_forget_dir(void *se, struct node *dir);
+/* The kernel's name for a node is its tree handle; the root is 1.  What
+ * stat says is the node's inode number (tree_ino). */
+fuse_ino_t ino_of(struct node *n);
 
 /* How long the kernel may trust what it was told: the source never
  * changes under a mount. */

@@ -66,12 +66,11 @@ static void queue_evicted(void *ctx, struct node *file, struct cache_ref *ref)
 		cache_put(fs->cache, ref);
 }
 
-static int store(const struct fs *fs, struct node *file,
-		 const struct cache_ref *ref)
+static int store(struct node *file, const struct cache_ref *ref)
 {
 	struct fuse_bufvec bv = FUSE_BUFVEC_INIT(ref->len);
 	bv.buf[0].mem = (void *)ref->data;
-	return fuse_lowlevel_notify_store(pusher.se, ino_of(fs, file), 0, &bv,
+	return fuse_lowlevel_notify_store(pusher.se, ino_of(file), 0, &bv,
 					  0);
 }
 
@@ -91,7 +90,7 @@ static void *push_loop(void *arg)
 		bool stopping = pusher.stopping;
 		pthread_mutex_unlock(&pusher.lock);
 		if (!stopping && tree_handoff_begin(fs, p.file)) {
-			int rc = store(fs, p.file, &p.ref);
+			int rc = store(p.file, &p.ref);
 			tree_handoff_end(fs, p.file, rc == 0);
 			/* -ENOENT: the kernel has forgotten the inode (its
 			 * caches were dropped); nothing is wrong. */

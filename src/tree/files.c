@@ -288,7 +288,7 @@ int tree_open(struct fs *fs, struct node *n, int *host_fd)
 	if (n->type == NODE_DIR)
 		return -EISDIR;
 	tree_mark_used(n);
-	unit_touch(n);
+	unit_touch(fs, n);
 	switch (n->file_kind) {
 	case FILE_HOST:
 		*host_fd = open(n->u.host.path, O_RDONLY | O_CLOEXEC);

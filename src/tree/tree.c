@@ -183,6 +183,8 @@ static struct node *node_new(struct fs *fs, struct node *in, const char *name,
 		return NULL;
 	atomic_init(&n->ino, in ? 0 : 1);
 	n->type = type;
+	if (in)
+		unit_add_node(fs, in, n);
 	n->mtime = mtime;
 	atomic_init(&n->size, 0);
 	return n;

@@ -90,6 +90,9 @@ struct node {
 	 * (they never move after): the listing hints step from folder to
 	 * folder by it, not by a search of names. */
 	uint32_t place;
+	/* Its number in its unit, from 1 (0: in none): with the unit's,
+	 * it names the node to the kernel (tree_handle). */
+	uint32_t local;
 	time_t mtime;
 	_Atomic uint64_t size;  /* files; SIZE_UNKNOWN until first made */
 	union {
@@ -117,6 +120,7 @@ struct node {
 			 * the unit while it is populated. */
 			release_fn release;
 			bool keep;
+			uint32_t unit_id;
 			struct unit *unit;
 		} dir;
 		struct {
@@ -229,11 +233,13 @@ static inline uint64_t tree_made_key(struct node *n)
  * what its view allocates with tree_alloc, live in the unit's own
  * memory, charged to the cache's bound; when the units together pass
  * their budget, the oldest that nothing holds are let go: the folder
- * goes back to unpopulated and its release runs.  Whoever keeps a
- * node of a unit across calls holds it (tree_hold): the kernel's
- * lookups until its FORGET, ccsfs-check's folders still to walk.  keep:
- * never let go (other units' contents point into it). */
-void dir_make_unit(struct node *dir, release_fn release, bool keep);
+ * goes back to unpopulated and its release runs.  A thread that keeps
+ * a node of a unit across calls (outside tree_enter) holds it
+ * (tree_hold).  keep: never let go (other units' contents point into
+ * it).  The kernel may keep a unit's nodes for as long as it likes: it
+ * names them by handles (tree_handle) that make the unit again. */
+int dir_make_unit(struct fs *fs, struct node *dir, release_fn release,
+		  bool keep);
 /* Memory that lives as long as dir's contents: the unit's when dir is
  * one or lies inside one, else the tree's. */
 void *tree_alloc(struct fs *fs, struct node *dir, size_t n);
@@ -248,16 +254,20 @@ void tree_drop(struct fs *fs, struct node *n, uint64_t count);
  * step of ccsfs-check.  Never blocks for long; nests. */
 void tree_enter(struct fs *fs);
 void tree_leave(struct fs *fs);
-/* Asks the kernel to forget a unit's folder (and so what is below it). */
-typedef void (*tree_forget_fn)(void *ctx, struct node *dir);
 /* Starts letting units go once they take more than a quarter of the
  * cache's bound (the rest holds members' bytes and made files), or
- * 4 MiB for a cache under 16 MiB; ask may
- * be NULL (nothing outside holds nodes).  Stopped by fs_destroy. */
-int tree_reclaim_start(struct fs *fs, tree_forget_fn ask, void *ctx);
+ * 4 MiB for a cache under 16 MiB.  Stopped by fs_destroy. */
+int tree_reclaim_start(struct fs *fs);
+/* A node's name for the kernel, good for the whole mount: the root 1, a
+ * node outside units its address, a unit's node its unit's number and
+ * its own, with part of its inode number to check them by.  tree_node
+ * finds the node again, populating its unit when it was let go; NULL
+ * when the handle names nothing (ESTALE).  Within tree_enter. */
+uint64_t tree_handle(struct node *n);
+struct node *tree_node(struct fs *fs, uint64_t handle);
 struct tree_unit_stats {
 	size_t units, bytes, budget;
-	uint64_t released, asked;
+	uint64_t released;
 };
 void tree_unit_stats(struct fs *fs, struct tree_unit_stats *st);
 /* Lets go, now, every unit nothing holds (tests, ccsfs-check's end). */

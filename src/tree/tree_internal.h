@@ -28,7 +28,10 @@ void reclaim_free(struct fs *fs);
  * on is the unit's. */
 void unit_begin(struct fs *fs, struct node *dir);
 /* unit.c: n's unit was used now (the oldest go first). */
-void unit_touch(struct node *n);
+void unit_touch(struct fs *fs, struct node *n);
+/* unit.c: n, just made in folder in, takes the next number of in's
+ * unit, if in is in one. */
+void unit_add_node(struct fs *fs, struct node *in, struct node *n);
 
 /* How many stats that size a file, with no made file opened between,
  * make a listing (fs->stats_unopened): more than readers at once take

@@ -5,13 +5,13 @@
  *
  * A listing of the whole disc makes about 1.9 million nodes: kept for
  * good, they would take more than the cache_size bound allows, and the
- * cache would have no room left for a member's bytes.  The kernel holds
- * a node from the LOOKUP (or READDIRPLUS entry) that names it until its
- * FORGET, and sends nothing for a node it forgot; so a unit whose nodes
- * the kernel has all forgotten can go.  The kernel forgets on its own
- * only under memory pressure: past the budget, this thread asks it to
- * forget the oldest units' folders (tree_forget_fn, an invalidation of
- * the folder's entry), and frees them when their FORGETs came.
+ * cache would have no room left for a member's bytes.  The kernel keeps
+ * what it was told (entries, attributes, listings) in its own memory
+ * and names a node by the handle it was given (tree_handle): a unit's
+ * node by its unit's number and its own number there, in the order the
+ * populate made it.  The same bytes populate the same nodes in the same
+ * order, so a unit let go is made again when the kernel names one of its
+ * nodes, and a second listing is answered from the kernel's caches.
  *
  * Threads that look at nodes hold fs->use_lock for reading (tree_enter);
  * this thread frees only with it held for writing, which it only tries
@@ -27,6 +27,7 @@
 #include "tree/tree.h"
 #include "tree/tree_internal.h"
 #include "util/log.h"
+#include "util/vec.h"
 
 struct unit {
 	struct unit *next, *prev;
@@ -34,21 +35,25 @@ struct unit {
 	struct arena *arenas;
 	size_t arena_next;      /* the size of the next arena taken */
 	size_t bytes;           /* arenas and charges, under r->lock */
+	struct node **nodes;    /* by their number less one */
+	uint32_t count;
+	size_t cap;
 	_Atomic int64_t holds;
-	_Atomic int64_t used_ms;
-	int64_t asked_ms;
+	_Atomic uint64_t used;  /* the reclaim clock when last used */
 };
 
 struct reclaim {
-	pthread_mutex_t lock;   /* the list and the counts */
+	pthread_mutex_t lock;   /* the list, the roots and the counts */
 	pthread_cond_t wake;
 	struct unit *head;
 	size_t units, bytes, budget;
-	uint64_t released, asked;
+	uint64_t released;
+	_Atomic uint64_t clock; /* counts uses: the oldest go first */
+	struct node **roots;    /* every unit's folder, by unit_id less one */
+	uint32_t nroots;
+	size_t caproots;
 	pthread_t thread;
 	bool running, stopping;
-	tree_forget_fn ask;
-	void *ask_ctx;
 };
 
 /* The smallest unit arena: most members are small, and an arena each
@@ -58,20 +63,16 @@ struct reclaim {
  * a small cache does not make the kernel forget each member it was
  * just handed (fuse/push.c). */
 #define UNIT_BUDGET_MIN (4u << 20)
-/* How long a unit asked to be forgotten is not asked again, and how
- * many are asked at a time. */
-#define ASK_AGAIN_MS 1000
-#define ASK_AT_ONCE 8
-/* The newest units are not asked to be forgotten: a listing is in
- * them. */
+/* The newest units are never let go, held or not: a reader or a
+ * listing is in them, and would only make them again. */
 #define KEEP_NEWEST 2
-
-static int64_t now_ms(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC_COARSE, &t);
-	return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
-}
+/* A handle: the top bit, the unit's number, the node's, and the low
+ * bits of its inode number (tree_node checks them). */
+#define HANDLE_UNIT_BITS 23
+#define HANDLE_LOCAL_BITS 24
+#define HANDLE_CHECK_BITS 16
+_Static_assert(1 + HANDLE_UNIT_BITS + HANDLE_LOCAL_BITS +
+	       HANDLE_CHECK_BITS == 64, "a handle is 64 bits");
 
 int reclaim_init(struct fs *fs)
 {
@@ -94,10 +95,22 @@ static struct unit *unit_of(const struct node *n, bool self)
 	return NULL;
 }
 
-void dir_make_unit(struct node *dir, release_fn release, bool keep)
+int dir_make_unit(struct fs *fs, struct node *dir, release_fn release,
+		  bool keep)
 {
-	dir->u.dir.release = release;
-	dir->u.dir.keep = keep;
+	struct reclaim *r = fs->reclaim;
+	pthread_mutex_lock(&r->lock);
+	int rc = r->nroots < (1u << HANDLE_UNIT_BITS) - 1 &&
+		 vec_reserve(r->roots, &r->caproots, r->nroots + 1, 64) == 0
+		 ? 0 : -ENOMEM;
+	if (rc == 0) {
+		r->roots[r->nroots++] = dir;
+		dir->u.dir.unit_id = r->nroots;
+		dir->u.dir.release = release;
+		dir->u.dir.keep = keep;
+	}
+	pthread_mutex_unlock(&r->lock);
+	return rc;
 }
 
 /* Under r->lock: the bytes are the units', and past the budget the
@@ -109,6 +122,39 @@ static void charge_locked(struct fs *fs, struct unit *u, size_t bytes)
 	r->bytes += bytes;
 	if (r->running && r->bytes > r->budget)
 		pthread_cond_signal(&r->wake);
+}
+
+/* Under r->lock: u's use is the newest. */
+static void touch(struct reclaim *r, struct unit *u)
+{
+	atomic_store_explicit(&u->used, atomic_fetch_add_explicit(
+		&r->clock, 1, memory_order_relaxed) + 1, memory_order_relaxed);
+}
+
+void unit_add_node(struct fs *fs, struct node *in, struct node *n)
+{
+	struct unit *u = unit_of(in, true);
+	if (!u)
+		return;
+	struct reclaim *r = fs->reclaim;
+	size_t grown = 0;
+	pthread_mutex_lock(&r->lock);
+	size_t cap = u->cap;
+	/* A node left with no number is named to the kernel by its
+	 * address, as a node outside units is, and its unit is then
+	 * never let go (see idle). */
+	if (u->count < (1u << HANDLE_LOCAL_BITS) - 1 &&
+	    vec_reserve(u->nodes, &u->cap, (size_t)u->count + 1, 64) == 0) {
+		u->nodes[u->count++] = n;
+		n->local = u->count;
+		grown = (u->cap - cap) * sizeof *u->nodes;
+		charge_locked(fs, u, grown);
+	} else {
+		u->root->u.dir.keep = true;
+	}
+	pthread_mutex_unlock(&r->lock);
+	if (grown)
+		cache_reserve(fs->cache, grown);
 }
 
 void *tree_alloc(struct fs *fs, struct node *dir, size_t n)
@@ -162,9 +208,9 @@ void unit_begin(struct fs *fs, struct node *dir)
 	u->root = dir;
 	u->arena_next = UNIT_ARENA_MIN;
 	atomic_init(&u->holds, 0);
-	atomic_init(&u->used_ms, now_ms());
 	struct reclaim *r = fs->reclaim;
 	pthread_mutex_lock(&r->lock);
+	touch(r, u);
 	u->next = r->head;
 	if (r->head)
 		r->head->prev = u;
@@ -176,12 +222,10 @@ void unit_begin(struct fs *fs, struct node *dir)
 
 void tree_hold(struct fs *fs, struct node *n, uint64_t count)
 {
-	(void)fs;
 	struct unit *u = unit_of(n, false);
 	if (u) {
 		atomic_fetch_add(&u->holds, (int64_t)count);
-		atomic_store_explicit(&u->used_ms, now_ms(),
-				      memory_order_relaxed);
+		touch(fs->reclaim, u);
 	}
 }
 
@@ -198,12 +242,61 @@ void tree_drop(struct fs *fs, struct node *n, uint64_t count)
 	pthread_mutex_unlock(&r->lock);
 }
 
-void unit_touch(struct node *n)
+void unit_touch(struct fs *fs, struct node *n)
 {
 	struct unit *u = unit_of(n, false);
 	if (u)
-		atomic_store_explicit(&u->used_ms, now_ms(),
-				      memory_order_relaxed);
+		touch(fs->reclaim, u);
+}
+
+uint64_t tree_handle(struct node *n)
+{
+	if (!n->parent)
+		return 1;
+	if (!n->local)
+		return (uint64_t)(uintptr_t)n;
+	const struct node *root = n->parent;
+	while (!root->u.dir.release)
+		root = root->parent;
+	return UINT64_C(1) << 63 |
+	       (uint64_t)root->u.dir.unit_id <<
+	       (HANDLE_LOCAL_BITS + HANDLE_CHECK_BITS) |
+	       (uint64_t)n->local << HANDLE_CHECK_BITS |
+	       (tree_ino(n) & ((1u << HANDLE_CHECK_BITS) - 1));
+}
+
+struct node *tree_node(struct fs *fs, uint64_t handle)
+{
+	if (handle == 1)
+		return fs->root;
+	if (!(handle >> 63))
+		return (struct node *)(uintptr_t)handle;
+	struct reclaim *r = fs->reclaim;
+	uint32_t id = (uint32_t)(handle >> (HANDLE_LOCAL_BITS +
+					    HANDLE_CHECK_BITS)) &
+		      ((1u << HANDLE_UNIT_BITS) - 1);
+	uint32_t local = (uint32_t)(handle >> HANDLE_CHECK_BITS) &
+			 ((1u << HANDLE_LOCAL_BITS) - 1);
+	pthread_mutex_lock(&r->lock);
+	struct node *root = id && id <= r->nroots ? r->roots[id - 1] : NULL;
+	pthread_mutex_unlock(&r->lock);
+	if (!root || !local)
+		return NULL;
+	/* Made again if it was let go: the same nodes, in the same order. */
+	tree_ready(fs, root);
+	pthread_mutex_lock(&r->lock);
+	struct unit *u = root->u.dir.unit;
+	struct node *n = u && local <= u->count ? u->nodes[local - 1] : NULL;
+	if (n)
+		touch(r, u);
+	pthread_mutex_unlock(&r->lock);
+	if (n && (tree_ino(n) & ((1u << HANDLE_CHECK_BITS) - 1)) !=
+	    (handle & ((1u << HANDLE_CHECK_BITS) - 1))) {
+		log_error("%s: made again with other contents: a node the "
+			  "kernel knows is gone", root->name);
+		return NULL;
+	}
+	return n;
 }
 
 void tree_enter(struct fs *fs)
@@ -255,6 +348,7 @@ static void unit_free(struct fs *fs, struct unit *u)
 	atomic_store(&dir->u.dir.used_below, false);
 	atomic_store(&dir->u.dir.state, DIR_EMPTY);
 	arena_free_all(u->arenas);
+	free(u->nodes);
 	if (u->prev)
 		u->prev->next = u->next;
 	else
@@ -268,24 +362,47 @@ static void unit_free(struct fs *fs, struct unit *u)
 	free(u);
 }
 
-static bool idle(struct unit *u)
+/* Under r->lock: the use before which a unit is not among the newest
+ * `newest` (0: every unit may go). */
+static uint64_t newest_since(struct reclaim *r, unsigned newest)
+{
+	uint64_t top[KEEP_NEWEST + 1] = { 0 };
+	if (!newest)
+		return UINT64_MAX;
+	for (struct unit *u = r->head; u; u = u->next) {
+		uint64_t t = atomic_load(&u->used);
+		for (unsigned i = 0; i < newest; i++)
+			if (t > top[i]) {
+				memmove(top + i + 1, top + i,
+					(newest - 1 - i) * sizeof *top);
+				top[i] = t;
+				break;
+			}
+	}
+	return top[newest - 1] ? top[newest - 1] : UINT64_MAX;
+}
+
+static bool idle(struct unit *u, uint64_t newest)
 {
 	return !u->root->u.dir.keep && atomic_load(&u->holds) == 0 &&
+	       atomic_load(&u->used) < newest &&
 	       atomic_load(&u->root->u.dir.state) == DIR_READY;
 }
 
-/* Under both locks: frees the oldest idle units until the units take
- * at most target bytes; how many it freed. */
-static unsigned free_idle(struct fs *fs, size_t target)
+/* Under both locks: frees the oldest idle units, sparing the `newest`
+ * most recently used, until the units take at most target bytes; how
+ * many it freed. */
+static unsigned free_idle(struct fs *fs, size_t target, unsigned newest)
 {
 	struct reclaim *r = fs->reclaim;
 	unsigned freed = 0;
+	uint64_t since = newest_since(r, newest);
 	while (r->bytes > target) {
 		struct unit *oldest = NULL;
 		for (struct unit *u = r->head; u; u = u->next)
-			if (idle(u) && (!oldest ||
-					atomic_load(&u->used_ms) <
-					atomic_load(&oldest->used_ms)))
+			if (idle(u, since) && (!oldest ||
+					       atomic_load(&u->used) <
+					       atomic_load(&oldest->used)))
 				oldest = u;
 		if (!oldest)
 			break;
@@ -309,60 +426,18 @@ static bool try_exclusive(struct fs *fs)
 	return false;
 }
 
-/* Under r->lock: the oldest units the kernel still holds, not asked
- * lately and not among the newest, marked asked; how many in roots. */
-static unsigned pick_asked(struct reclaim *r, struct node **roots)
-{
-	int64_t now = now_ms();
-	unsigned n = 0;
-	for (unsigned k = 0; k < ASK_AT_ONCE; k++) {
-		struct unit *oldest = NULL;
-		unsigned newer = 0;
-		for (struct unit *u = r->head; u; u = u->next) {
-			if (u->root->u.dir.keep || u->asked_ms > now - ASK_AGAIN_MS ||
-			    atomic_load(&u->root->u.dir.state) != DIR_READY)
-				continue;
-			if (!oldest || atomic_load(&u->used_ms) <
-				       atomic_load(&oldest->used_ms))
-				oldest = u;
-		}
-		if (!oldest)
-			break;
-		for (struct unit *u = r->head; u; u = u->next)
-			newer += atomic_load(&u->used_ms) >
-				 atomic_load(&oldest->used_ms);
-		if (newer < KEEP_NEWEST)
-			break;
-		oldest->asked_ms = now;
-		roots[n++] = oldest->root;
-	}
-	r->asked += n;
-	return n;
-}
-
 /* One round past the budget: frees what is idle down to three quarters
- * of it, then asks the kernel to forget the oldest of the rest. */
+ * of it. */
 static void reclaim_round(struct fs *fs)
 {
 	struct reclaim *r = fs->reclaim;
-	size_t target = r->budget / 4 * 3;
 	pthread_mutex_unlock(&r->lock);
 	bool exclusive = try_exclusive(fs);
 	pthread_mutex_lock(&r->lock);
 	if (exclusive) {
-		free_idle(fs, target);
+		free_idle(fs, r->budget / 4 * 3, KEEP_NEWEST);
 		pthread_rwlock_unlock(&fs->use_lock);
 	}
-	if (r->bytes <= target || !r->ask)
-		return;
-	struct node *roots[ASK_AT_ONCE];
-	unsigned n = pick_asked(r, roots);
-	pthread_mutex_unlock(&r->lock);
-	/* Unlocked: the kernel waits for lookups in the folder's parent,
-	 * which other threads answer. */
-	for (unsigned i = 0; i < n; i++)
-		r->ask(r->ask_ctx, roots[i]);
-	pthread_mutex_lock(&r->lock);
 }
 
 static void *reclaim_main(void *arg)
@@ -376,8 +451,8 @@ static void *reclaim_main(void *arg)
 			continue;
 		}
 		reclaim_round(fs);
-		/* Still past it: FORGETs are on their way, or readers held
-		 * the lock; look again soon. */
+		/* Still past it: readers held the lock, or what is left is
+		 * held or newest; look again soon. */
 		struct timespec t;
 		clock_gettime(CLOCK_REALTIME, &t);
 		t.tv_nsec += 50 * 1000000L;
@@ -392,7 +467,7 @@ static void *reclaim_main(void *arg)
 	return NULL;
 }
 
-int tree_reclaim_start(struct fs *fs, tree_forget_fn ask, void *ctx)
+int tree_reclaim_start(struct fs *fs)
 {
 	struct reclaim *r = fs->reclaim;
 	struct cache_stats cs;
@@ -400,8 +475,6 @@ int tree_reclaim_start(struct fs *fs, tree_forget_fn ask, void *ctx)
 	pthread_mutex_lock(&r->lock);
 	r->budget = cs.limit / 4 > UNIT_BUDGET_MIN ? cs.limit / 4
 						  : UNIT_BUDGET_MIN;
-	r->ask = ask;
-	r->ask_ctx = ctx;
 	int rc = r->running ? 0 : pthread_create(&r->thread, NULL,
 						 reclaim_main, fs);
 	if (rc == 0)
@@ -418,7 +491,7 @@ void tree_release_idle(struct fs *fs)
 	struct reclaim *r = fs->reclaim;
 	pthread_rwlock_wrlock(&fs->use_lock);
 	pthread_mutex_lock(&r->lock);
-	free_idle(fs, 0);
+	free_idle(fs, 0, 0);
 	pthread_mutex_unlock(&r->lock);
 	pthread_rwlock_unlock(&fs->use_lock);
 }
@@ -428,7 +501,7 @@ void tree_unit_stats(struct fs *fs, struct tree_unit_stats *st)
 	struct reclaim *r = fs->reclaim;
 	pthread_mutex_lock(&r->lock);
 	*st = (struct tree_unit_stats){ r->units, r->bytes, r->budget,
-					r->released, r->asked };
+					r->released };
 	pthread_mutex_unlock(&r->lock);
 }
 
@@ -451,8 +524,10 @@ void reclaim_free(struct fs *fs)
 	for (struct unit *u = r->head, *next; u; u = next) {
 		next = u->next;
 		arena_free_all(u->arenas);
+		free(u->nodes);
 		free(u);
 	}
+	free(r->roots);
 	pthread_mutex_destroy(&r->lock);
 	pthread_cond_destroy(&r->wake);
 	free(r);

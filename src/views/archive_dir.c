@@ -270,7 +270,7 @@ static int populate_archive(struct fs *fs, struct node *dir)
 			m->dir->u.dir.costly = true;
 			/* A setup file's objects are other members' scenes'
 			 * sources: it stays. */
-			dir_make_unit(m->dir, member_release,
+			dir_make_unit(fs, m->dir, member_release,
 				      member_is_setup(m->name));
 		}
 		if (m->dir && !checked)

@@ -74,8 +74,9 @@ static int populate_root(struct fs *fs, struct node *root)
 		snprintf(name, sizeof name, "unit%03d", (int)i);
 		struct node *u = dir_add_dir(&b, name, 0, populate_unit, NULL);
 		if (u)
-			dir_make_unit(u, release_unit, i == count - 1 &&
-				      count == 2);
+			assert_int_equal(dir_make_unit(fs, u, release_unit,
+						       i == count - 1 &&
+						       count == 2), 0);
 	}
 	return dir_publish(&b);
 }
@@ -204,7 +205,7 @@ static void thread_keeps_units_within_budget(void **state)
 	(void)state;
 	struct fs fs;
 	setup_fs(&fs, 1u << 20, 60);
-	assert_int_equal(tree_reclaim_start(&fs, NULL, NULL), 0);
+	assert_int_equal(tree_reclaim_start(&fs), 0);
 	char path[64];
 	for (int i = 0; i < 60; i++) {
 		tree_enter(&fs);
