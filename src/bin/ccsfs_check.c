@@ -121,11 +121,13 @@ static void progress_line(struct check *c, const char *end)
 	pthread_mutex_lock(&c->lock);
 	size_t problems = c->nproblems;
 	pthread_mutex_unlock(&c->lock);
-	fprintf(stderr, "\r" PROG ": %llu files, %llu MiB, %llu members, "
-		"%zu problems%s",
+	fprintf(stderr, "\r" PROG ": %llu of %llu members, %llu files, "
+		"%llu MiB, %zu problems%s",
+		(unsigned long long)atomic_load(&c->members),
+		(unsigned long long)atomic_load(&c->members_met),
 		(unsigned long long)atomic_load(&c->files),
-		(unsigned long long)(atomic_load(&c->bytes) >> 20),
-		(unsigned long long)atomic_load(&c->members), problems, end);
+		(unsigned long long)(atomic_load(&c->bytes) >> 20), problems,
+		end);
 }
 
 static void *progress_main(void *arg)

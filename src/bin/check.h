@@ -41,6 +41,8 @@ struct check {
 	size_t narchives, caparchives;
 	/* Counts, read by the progress line while the walk runs. */
 	_Atomic uint64_t members, objects, textures, models, files, bytes;
+	/* The members of the archives met so far: how far the walk is. */
+	_Atomic uint64_t members_met;
 };
 
 void check_init(struct check *c, struct fs *fs, unsigned workers);

@@ -277,6 +277,8 @@ static void walk_dir(struct worker *w, struct node *dir, int role)
 		int r = k->name[0] == '%' ? ROLE_PLAIN : kid_role;
 		if (role == ROLE_MEMBER && strcmp(k->name, "chunks") != 0)
 			r = ROLE_OBJECT;
+		if (r == ROLE_MEMBER)
+			atomic_fetch_add(&c->members_met, 1);
 		push(c, k, r);
 	}
 	pthread_cond_broadcast(&c->more);
