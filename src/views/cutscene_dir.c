@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,11 +48,10 @@ static struct member *member_named(struct archive_dir *ar, const char *name)
 	return NULL;
 }
 
-/* Whether setup member `name` has a folder for the object. */
-static bool setup_defines(struct fs *fs, struct member *self, const char *name,
-			  const char *object)
+/* Whether setup member o has a folder for the object. */
+static bool setup_defines(struct fs *fs, struct member *self,
+			  struct member *o, const char *object)
 {
-	struct member *o = member_named(self->ar, name);
 	if (!o || o == self || !member_is_setup(o->name))
 		return false;
 	int err = 0;
@@ -59,7 +59,12 @@ static bool setup_defines(struct fs *fs, struct member *self, const char *name,
 	return n && n->type == NODE_DIR;
 }
 
-/* Finds where each '#' object is defined: "../<setup>/<object>". */
+#define SETUPS (1 + sizeof common_setups / sizeof common_setups[0])
+
+/* Finds where each '#' object is defined: "../<setup>/<object>".  The
+ * setup members are looked up once, not once an object: a member of
+ * 20,000 objects in an archive of a thousand would compare names for
+ * seconds. */
 int member_resolve_elsewhere(struct fs *fs, struct member *m)
 {
 	const struct ccsf_scene *s = &m->scene;
@@ -72,21 +77,26 @@ int member_resolve_elsewhere(struct fs *fs, struct member *m)
 		return 0;
 	char pair[GZIP_NAME_MAX * 3 + 8];
 	snprintf(pair, sizeof pair, "%se", m->name);
+	struct member *setups[SETUPS] = { NULL };
+	bool looked = false;
 	for (uint32_t o = 1; o < s->object_count; o++) {
 		if (!scene_marked_elsewhere(s, o))
 			continue;
-		const char *where = NULL;
-		if (setup_defines(fs, m, pair, m->object_names[o]))
-			where = pair;
-		for (size_t i = 0; !where && i < sizeof common_setups /
-		     sizeof common_setups[0]; i++)
-			if (setup_defines(fs, m, common_setups[i],
-					  m->object_names[o]))
-				where = common_setups[i];
-		if (!where)
+		if (!looked) {
+			setups[0] = member_named(m->ar, pair);
+			for (size_t i = 1; i < SETUPS; i++)
+				setups[i] = member_named(m->ar,
+							 common_setups[i - 1]);
+			looked = true;
+		}
+		size_t i = 0;
+		while (i < SETUPS && !setup_defines(fs, m, setups[i],
+						    m->object_names[o]))
+			i++;
+		if (i == SETUPS)
 			continue;
 		char target[GZIP_NAME_MAX * 3 + NAME_MAX_OUT(CCSF_OBJECT_NAME_LEN) + 64];
-		snprintf(target, sizeof target, "../%s/%s", where,
+		snprintf(target, sizeof target, "../%s/%s", setups[i]->name,
 			 m->object_names[o]);
 		m->defined_at[o] = tree_strdup(fs, m->dir, target);
 		if (!m->defined_at[o])
@@ -98,11 +108,58 @@ int member_resolve_elsewhere(struct fs *fs, struct member *m)
 
 /* ---- a cutscene's scene.glb: the setup files moved by the frames ---- */
 
-static uint32_t setup_index(const struct member *setup, const char *name)
+/* A setup member's objects by name, sorted once for all the '#'
+ * objects of a scene file that point into it. */
+struct by_name {
+	const struct member *setup;
+	uint32_t *order;        /* object indexes, by name; NULL until used */
+};
+
+static const struct member *sorting;
+static pthread_mutex_t sort_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int object_name_cmp(const void *a, const void *b)
 {
-	for (uint32_t j = 1; j < setup->scene.object_count; j++)
-		if (strcmp(setup->object_names[j], name) == 0)
-			return j;
+	return strcmp(sorting->object_names[*(const uint32_t *)a],
+		      sorting->object_names[*(const uint32_t *)b]);
+}
+
+/* Object `name`'s index in the setup member, or UINT32_MAX. */
+static uint32_t setup_index(struct by_name *bn, const char *name)
+{
+	const struct member *setup = bn->setup;
+	uint32_t n = setup->scene.object_count;
+	if (n < 2)
+		return UINT32_MAX;
+	if (!bn->order) {
+		bn->order = malloc((size_t)(n - 1) * sizeof *bn->order);
+		if (!bn->order)
+			return UINT32_MAX;
+		for (uint32_t j = 1; j < n; j++)
+			bn->order[j - 1] = j;
+		/* qsort's comparison has no context: it reads the member
+		 * through one pointer, so two populates sort in turn. */
+		pthread_mutex_lock(&sort_lock);
+		sorting = setup;
+		qsort(bn->order, n - 1, sizeof *bn->order, object_name_cmp);
+		pthread_mutex_unlock(&sort_lock);
+	}
+	size_t lo = 0, hi = n - 1;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		int c = strcmp(name, setup->object_names[bn->order[mid]]);
+		if (c == 0) {
+			/* The first of equal names, as a scan would find. */
+			while (mid > 0 && strcmp(name, setup->object_names[
+					bn->order[mid - 1]]) == 0)
+				mid--;
+			return bn->order[mid];
+		}
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
 	return UINT32_MAX;
 }
 
@@ -116,8 +173,10 @@ static struct member *walked_with_nodes(struct fs *fs, struct member *m,
 	return o->walked && scene_has_nodes(&o->scene) ? o : NULL;
 }
 
-/* The setup member a link "../<member>/<object>" points into. */
-static struct member *member_of_link(struct member *m, const char *link)
+/* The setup member a link "../<member>/<object>" points into; *last is
+ * the one found before, tried first (the links point into a few). */
+static struct member *member_of_link(struct member *m, const char *link,
+				     struct member **last)
 {
 	char name[GZIP_NAME_MAX * 3 + 8];
 	if (strncmp(link, "../", 3) != 0)
@@ -127,7 +186,9 @@ static struct member *member_of_link(struct member *m, const char *link)
 		return NULL;
 	memcpy(name, link + 3, n);
 	name[n] = 0;
-	return member_named(m->ar, name);
+	if (!*last || strcmp((*last)->name, name) != 0)
+		*last = member_named(m->ar, name);
+	return *last;
 }
 
 /* The source index of setup member o in m's scene.glb, added when there
@@ -166,16 +227,24 @@ static int find_definitions(struct fs *fs, struct member *m)
 					   sizeof *def);
 	if (!def)
 		return -ENOMEM;
+	struct by_name bn[CUTSCENE_SOURCES_MAX] = { { NULL, NULL } };
+	struct member *last = NULL;
 	for (uint32_t o = 0; o < s->object_count; o++) {
 		def[o] = (struct scene_def){ SCENE_NOWHERE, 0 };
 		struct member *at = o && m->defined_at[o]
-				    ? member_of_link(m, m->defined_at[o]) : NULL;
+				    ? member_of_link(m, m->defined_at[o], &last)
+				    : NULL;
 		uint32_t k = at ? source_of(fs, m, at) : SCENE_NOWHERE;
+		if (k != SCENE_NOWHERE)
+			bn[k].setup = at;
 		uint32_t j = k != SCENE_NOWHERE
-			     ? setup_index(at, m->object_names[o]) : UINT32_MAX;
+			     ? setup_index(&bn[k], m->object_names[o])
+			     : UINT32_MAX;
 		if (j != UINT32_MAX)
 			def[o] = (struct scene_def){ k, j };
 	}
+	for (uint32_t k = 0; k < CUTSCENE_SOURCES_MAX; k++)
+		free(bn[k].order);
 	m->def_of = def;
 	return 0;
 }
