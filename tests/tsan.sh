@@ -12,7 +12,7 @@
 # Environment: SRCDIR (default: this script's parent's parent), BUILDDIR
 # (where configure wrote config.h and built ccsgen; default SRCDIR), OUT
 # (default $BUILDDIR/tsan-out), TSAN_CC (default gcc), TSAN_TESTS (default
-# "stress tree check"), STRESS_SECONDS (default 60 here), TSAN_EXTRA_OPTIONS
+# "stress tree check units"), STRESS_SECONDS (default 60 here), TSAN_EXTRA_OPTIONS
 # (appended to TSAN_OPTIONS).  Reports land in
 # $OUT/tsan.<pid>; each one is counted and its first lines shown.
 set -u
@@ -22,7 +22,7 @@ SRCDIR=${SRCDIR:-$(dirname "$here")}
 BUILDDIR=${BUILDDIR:-$SRCDIR}
 OUT=${OUT:-$BUILDDIR/tsan-out}
 TSAN_CC=${TSAN_CC:-gcc}
-TSAN_TESTS=${TSAN_TESTS:-stress tree check}
+TSAN_TESTS=${TSAN_TESTS:-stress tree check units}
 export STRESS_SECONDS=${STRESS_SECONDS:-60}
 
 [ -f "$BUILDDIR/config.h" ] || { echo "tsan.sh: no config.h in $BUILDDIR: run configure" >&2; exit 2; }
@@ -63,7 +63,7 @@ if pkg-config --exists cmocka; then
 		$TSAN_CC $CFLAGS $CPPFLAGS -c "$c" -o "$o" || exit 1
 		gen="$gen $o"
 	done
-	for t in test_cache test_iso test_tree_ahead; do
+	for t in test_cache test_iso test_tree_ahead test_tree_unit; do
 		# shellcheck disable=SC2086
 		$TSAN_CC $CFLAGS $CPPFLAGS -I"$SRCDIR/tests/gen" $(pkg-config --cflags cmocka) \
 			-o "$OUT/$t" "$SRCDIR/tests/unit/$t.c" $lib $gen \

@@ -190,9 +190,10 @@ static int serve(struct fuse_session *se, const struct fuse_cmdline_opts *cl,
 			tree_unit_stats(fs, &us);
 			if (us.released)
 				log_info("members' folders let go %" PRIu64
-					 " times to keep them within %zu KiB "
+					 " times and made %" PRIu64 " times "
+					 "to keep them within %zu KiB "
 					 "(cache_size / 4); %zu held at the "
-					 "end, %zu KiB", us.released,
+					 "end, %zu KiB", us.released, us.made,
 					 us.budget >> 10, us.units,
 					 us.bytes >> 10);
 		}

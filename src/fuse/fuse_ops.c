@@ -235,12 +235,13 @@ static void reply_dir(fuse_req_t req, struct fs *fs, fuse_ino_t ino,
 		fuse_reply_err(req, dir ? ENOTDIR : ESTALE);
 		return;
 	}
-	if (kernel_opens_dirs && off == 0) {
-		int rc = dir_opened(fs, dir);
-		if (rc < 0) {
-			fuse_reply_err(req, -rc);
-			return;
-		}
+	/* Past its start, a folder may have been let go since (a unit's,
+	 * tree.h): made again, it lists the same names in the same order. */
+	int rc = kernel_opens_dirs && off == 0 ? dir_opened(fs, dir)
+					       : tree_kids_ready(fs, dir);
+	if (rc < 0) {
+		fuse_reply_err(req, -rc);
+		return;
 	}
 	/* The kernel asks for up to 128 KiB at a time: from the pool, or
 	 * every listing of a folder would map, fault in and unmap it. */

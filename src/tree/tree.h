@@ -267,7 +267,7 @@ uint64_t tree_handle(struct node *n);
 struct node *tree_node(struct fs *fs, uint64_t handle);
 struct tree_unit_stats {
 	size_t units, bytes, budget;
-	uint64_t released;
+	uint64_t made, released;        /* units populated, let go */
 };
 void tree_unit_stats(struct fs *fs, struct tree_unit_stats *st);
 /* Lets go, now, every unit nothing holds (tests, ccsfs-check's end). */

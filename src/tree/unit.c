@@ -33,7 +33,6 @@ struct unit {
 	struct unit *next, *prev;
 	struct node *root;
 	struct arena *arenas;
-	size_t arena_next;      /* the size of the next arena taken */
 	size_t bytes;           /* arenas and charges, under r->lock */
 	struct node **nodes;    /* by their number less one */
 	uint32_t count;
@@ -47,7 +46,7 @@ struct reclaim {
 	pthread_cond_t wake;
 	struct unit *head;
 	size_t units, bytes, budget;
-	uint64_t released;
+	uint64_t made, released;
 	_Atomic uint64_t clock; /* counts uses: the oldest go first */
 	struct node **roots;    /* every unit's folder, by unit_id less one */
 	uint32_t nroots;
@@ -56,9 +55,10 @@ struct reclaim {
 	bool running, stopping;
 };
 
-/* The smallest unit arena: most members are small, and an arena each
- * of the tree's 64 KiB would take 64 MiB for a thousand of them. */
-#define UNIT_ARENA_MIN 4096
+/* A unit's arenas: 64 KiB and up, which malloc maps on their own and
+ * unmaps when the unit goes; smaller ones, from its heap, left holes
+ * there that a listing of the real disc's shape grew by tens of MiB. */
+#define UNIT_ARENA (64 * 1024)
 /* The least budget: a few members' folders whatever the cache, so that
  * a small cache does not make the kernel forget each member it was
  * just handed (fuse/push.c). */
@@ -165,12 +165,9 @@ void *tree_alloc(struct fs *fs, struct node *dir, size_t n)
 	struct reclaim *r = fs->reclaim;
 	size_t taken = 0;
 	pthread_mutex_lock(&r->lock);
-	void *p = arena_take(&u->arenas, n, u->arena_next, &taken);
-	if (taken) {
+	void *p = arena_take(&u->arenas, n, UNIT_ARENA, &taken);
+	if (taken)
 		charge_locked(fs, u, taken);
-		if (u->arena_next < ARENA_SIZE)
-			u->arena_next *= 2;
-	}
 	pthread_mutex_unlock(&r->lock);
 	if (taken)
 		cache_reserve(fs->cache, taken);
@@ -206,11 +203,11 @@ void unit_begin(struct fs *fs, struct node *dir)
 	if (!u)
 		return;         /* then its nodes stay for good */
 	u->root = dir;
-	u->arena_next = UNIT_ARENA_MIN;
 	atomic_init(&u->holds, 0);
 	struct reclaim *r = fs->reclaim;
 	pthread_mutex_lock(&r->lock);
 	touch(r, u);
+	r->made++;
 	u->next = r->head;
 	if (r->head)
 		r->head->prev = u;
@@ -501,7 +498,7 @@ void tree_unit_stats(struct fs *fs, struct tree_unit_stats *st)
 	struct reclaim *r = fs->reclaim;
 	pthread_mutex_lock(&r->lock);
 	*st = (struct tree_unit_stats){ r->units, r->bytes, r->budget,
-					r->released };
+					r->made, r->released };
 	pthread_mutex_unlock(&r->lock);
 }
 
