@@ -53,7 +53,8 @@ if [ "$(id -u)" = 0 ]; then
 	check_eq "after the kernel forgot them, the same inode numbers" "" \
 		"$(inodes "$mnt" | diff "$work/inodes.1" - | head -n 5)"
 else
-	skip "the kernel's caches can be dropped by root only"
+	skip "after the kernel forgot them, the same inode numbers" \
+		"the kernel's caches can be dropped by root only"
 fi
 
 # A member read after the listing, whose folder was let go: its bytes
@@ -69,7 +70,7 @@ check "reading member $mid's files read its $compressed bytes about once ($read_
 
 hwm=$(vm_kb "$fg_pid" VmHWM)
 if ccsfs_sanitized; then
-	skip "the daemon's memory is the sanitizer's"
+	skip "peak memory within 16M + 32M" "the daemon's memory is the sanitizer's"
 else
 	check "peak memory within 16M + 32M ($hwm kB)" \
 		test "$hwm" -le $(( (16 + 32) * 1024 ))
@@ -80,7 +81,8 @@ check "says it let members' folders go" \
 
 # The whole archive at 64M: listed within cache_size + 32 MiB.
 if ccsfs_sanitized; then
-	skip "the whole archive under a sanitizer takes too long"
+	skip "ls -lR of the archive within 64M + 32M" \
+		"the whole archive under a sanitizer takes too long"
 else
 	check "mounts again with a 64M cache" \
 		mount_fg "$disc" "$mnt" "$work/ccsfs64.log" -o cache_size=64M
