@@ -31,7 +31,7 @@ SHELL_CMD=/bin/sh
 TARGETS="archive gzip iso ccsf chunk_text texture model fdtbl anime scene dbmod cutscene names member"
 # The format library (libccsfs_format.a's folders): the harnesses reach
 # nothing above it.
-LIBSRC=$(cd "$SRCDIR/src" && ls util/*.c io/*.c archive/*.c ccsf/*.c decode/*.c | sed 's/\.c$//')
+LIBSRC=$(cd "$SRCDIR/src" && ls util/*.c io/*.c archive/*.c ccsf/*.c decode/*/*.c dbmod/*.c | sed 's/\.c$//')
 # The tree library (libccsfs_tree.a's folders): only the harnesses that
 # take a member as the mount does (TREE_TARGETS) link it.
 TREESRC=$(cd "$SRCDIR/src" && ls cache/*.c tree/*.c views/*.c | sed 's/\.c$//')

@@ -11,11 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "testutil.h"
 #include "ccsw.h"
-#include "decode/model.h"
-#include "decode/model_fmt.h"
+#include "decode/model/model.h"
+#include "decode/model/model_fmt.h"
 #include "model_build.h"
+#include "testutil.h"
 
 /* ---- rigid ------------------------------------------------------------- */
 
