@@ -213,7 +213,7 @@ def call_circles(src):
                     owner[name] = f
         calls = {}
         for f, t in texts.items():
-            own = {name for name, _ in ds} if (ds := defs[f]) else set()
+            own = {name for name, _ in defs[f]}
             for name in set(CALL.findall(t)) - own:
                 if name in owner:
                     calls.setdefault((f, owner[name]), set()).add(name)
@@ -224,6 +224,34 @@ def call_circles(src):
                 found.append(f"{a} <-> {b}: {a} calls "
                              f"{', '.join(sorted(names))}; {b} calls "
                              f"{', '.join(sorted(back))}")
+        found += longer_circles(calls)
+    return found
+
+
+def longer_circles(calls):
+    """Circles through three files or more, each once: what is left of
+    the calls once every pair calling each other is taken out."""
+    out = {}
+    for a, b in calls:
+        if (b, a) not in calls:
+            out.setdefault(a, set()).add(b)
+    found, state = [], {}
+
+    def visit(f, stack):
+        state[f] = 1
+        stack.append(f)
+        for g in sorted(out.get(f, ())):
+            if state.get(g) == 1:
+                found.append("circle of calls: " + " -> ".join(
+                    stack[stack.index(g):] + [g]))
+            elif g not in state:
+                visit(g, stack)
+        stack.pop()
+        state[f] = 2
+
+    for f in sorted(out):
+        if f not in state:
+            visit(f, [])
     return found
 
 

@@ -96,7 +96,8 @@ static inline uint32_t gnode_of_pose(const struct scene_part *p, uint32_t n)
 	       ? p->gnode_of[n] : ROOT_NODE;
 }
 
-/* A new gnode below parent named name (copied). */
+/* The base the parts share (scene_base.c).  A new gnode below parent
+ * named name (copied). */
 uint32_t scene_add_node(struct scene_build *b, const char *name,
 			uint32_t parent);
 /* An object's name in the main file, or in part p. */
