@@ -160,6 +160,7 @@ def cycles(files):
 NOISE = re.compile(r'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"'
                    r"|'(?:\\.|[^'\\\n])*'", re.S)
 CALL = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
+ATTRIBUTE = re.compile(r"__attribute__\s*\(\((?:[^()]|\([^()]*\))*\)\)")
 
 
 def blank(text):
@@ -179,12 +180,13 @@ def definitions(text):
         k = n - 1
         while k >= 0 and (not lines[k] or lines[k][0] in " \t"):
             k -= 1
-        if k < 0 or "(" not in lines[k] or "=" in lines[k].split("(")[0]:
+        line = ATTRIBUTE.sub("", lines[k]) if k >= 0 else ""
+        if "(" not in line or "=" in line.split("(")[0]:
             continue
-        m = re.search(r"([A-Za-z_]\w*)\s*\($", lines[k].split("(")[0] + "(")
+        head = line.split("(")[0]
+        m = re.search(r"([A-Za-z_]\w*)\s*$", head)
         if not m:
             continue
-        head = lines[k].split("(")[0]
         if head.strip() == m.group(1) and k > 0:
             head = lines[k - 1] + " " + head
         found.append((m.group(1), re.search(r"\bstatic\b", head) is not None))

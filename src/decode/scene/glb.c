@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* glb.c - GLB container, buffer views, accessors and JSON values. */
+/* glb.c - GLB container, buffer views and accessors. */
 #include "config.h"
 
 #include <errno.h>
@@ -9,9 +9,9 @@
 #include <string.h>
 
 #include "decode/scene/glb.h"
+#include "decode/scene/json.h"
 #include "util/bufpool.h"
 #include "util/bytes.h"
-#include "util/floatfmt.h"
 
 uint32_t glb_item(struct glb_list *l)
 {
@@ -150,34 +150,6 @@ uint32_t glb_floats(struct glb *g, const float *v, uint32_t count,
 				 target);
 	return glb_accessor(g, view, GLB_F32, count, vec_type(ncomp), false,
 			    with_bounds && count ? min : NULL, max, ncomp);
-}
-
-void json_float(struct strbuf *sb, float f)
-{
-	sb_put_float(sb, isfinite(f) ? f : 0.0f);
-}
-
-void json_floats(struct strbuf *sb, const float *f, unsigned n)
-{
-	for (unsigned i = 0; i < n; i++) {
-		if (i)
-			sb_puts(sb, ",");
-		json_float(sb, f[i]);
-	}
-}
-
-void json_string(struct strbuf *sb, const char *s)
-{
-	sb_puts(sb, "\"");
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			sb_printf(sb, "\\%c", *p);
-		else if (*p < 0x20)
-			sb_printf(sb, "\\u%04x", *p);
-		else
-			sb_append(sb, p, 1);
-	}
-	sb_puts(sb, "\"");
 }
 
 void glb_put_list(struct strbuf *json, const char *name,

@@ -70,12 +70,6 @@ uint32_t glb_accessor(struct glb *g, uint32_t view, int ctype,
 uint32_t glb_floats(struct glb *g, const float *v, uint32_t count,
 		    unsigned ncomp, bool with_bounds, int target);
 
-/* The float as JSON: finite values only (others as 0). */
-void json_float(struct strbuf *sb, float f);
-void json_floats(struct strbuf *sb, const float *f, unsigned n);
-/* A JSON string of UTF-8 text, escaped. */
-void json_string(struct strbuf *sb, const char *s);
-
 /* `,"name":[items]` of a list that has items; nothing for an empty one. */
 void glb_put_list(struct strbuf *json, const char *name,
 		  const struct glb_list *l);

@@ -13,6 +13,7 @@
 #include "decode/motion/morph.h"
 #include "decode/motion/pose.h"
 #include "decode/scene/glb.h"
+#include "decode/scene/json.h"
 #include "decode/scene/scene_gltf.h"
 
 #define GNONE UINT32_MAX
