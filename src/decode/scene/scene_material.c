@@ -6,12 +6,11 @@
 
 #include <errno.h>
 #include <inttypes.h>
-#include <math.h>
 #include <string.h>
 
+#include "decode/model/material.h"
 #include "decode/scene/scene_internal.h"
 #include "decode/texture/texture_scene.h"
-#include "util/bytes.h"
 
 /* Texture flag 0x10: clamp, else repeat (doc/formats/texture.md). */
 #define TEXTURE_CLAMP 0x10
@@ -78,24 +77,6 @@ static uint32_t scene_texture(struct scene_build *b,
 	return t;
 }
 
-/* The Material chunk: u32 object, u32 texture, f32 transparency. */
-static void material_fields(const struct scene_source *src, uint32_t mat,
-			    uint32_t *tex, float *transparency)
-{
-	uint32_t chunk;
-	size_t plen;
-	const uint8_t *p;
-	*tex = 0;
-	*transparency = 1;
-	if (ccsf_find_owned(src->s, CCSF_MATERIAL, mat, &chunk) < 0 ||
-	    !(p = ccsf_chunk_payload(&src->s->chunks[chunk], src->data,
-				     src->len, &plen)) || plen < 12)
-		return;
-	*tex = rd_u32le(p + 4);
-	float tr = rd_f32le(p + 8);
-	*transparency = isfinite(tr) ? fminf(1, fmaxf(0, tr)) : 1;
-}
-
 uint32_t scene_material(struct scene_build *b, struct scene_part *p,
 			uint32_t mat, bool unlit)
 {
@@ -107,7 +88,9 @@ uint32_t scene_material(struct scene_build *b, struct scene_part *p,
 	uint32_t tex;
 	float tr;
 	bool alpha = false;
-	material_fields(&p->src, mat, &tex, &tr);
+	/* None: no texture, opaque (material_chunk's answer then). */
+	(void)material_chunk(p->src.s, p->src.data, p->src.len, mat, &tex,
+			     &tr);
 	uint32_t t = GNONE;
 	if (tex && tex < p->src.s->object_count) {
 		if (p->texture_of[tex] == GNONE)
