@@ -28,7 +28,8 @@ REPLAY_CC=${REPLAY_CC:-gcc}
 REPLAY_SAN=${REPLAY_SAN--fsanitize=address,undefined -fno-sanitize-recover=all}
 SHELL_CMD=/bin/sh
 
-TARGETS="archive gzip iso ccsf chunk_text texture model fdtbl anime scene dbmod cutscene names member"
+# The harnesses: fuzz/targets, one name a line, the one list of them.
+TARGETS=$(cat "$here/targets")
 # The format library (libccsfs_format.a's folders): the harnesses reach
 # nothing above it.
 LIBSRC=$(cd "$SRCDIR/src" && ls util/*.c io/*.c archive/*.c ccsf/*.c decode/*/*.c dbmod/*.c | sed 's/\.c$//')
