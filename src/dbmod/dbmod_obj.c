@@ -11,12 +11,13 @@
 #include "dbmod/dbmod.h"
 #include "dbmod/dbmod_internal.h"
 #include "util/bytes.h"
+#include "util/fixfmt.h"
 #include "util/strbuf.h"
 
 #define FLAG_SEMI 0x80u                 /* flags bit 7: semi-transparent */
 
-/* num/den in decimal, rounded to 8 places, trailing zeros dropped: exact
- * for the u/256 of texture coordinates, and no locale or float printf. */
+/* num/den in decimal, rounded to 8 places, trailing zeros dropped (the
+ * colours' c / 255), and no locale or float printf. */
 static void put_ratio(struct strbuf *sb, uint32_t num, uint32_t den)
 {
 	const uint64_t scale = 100000000u;
@@ -298,12 +299,16 @@ static void write_vertices(struct obj_state *s)
 			put_colour(s->obj, s->verts[i].rgb);
 		sb_puts(s->obj, "\n");
 	}
+	/* vt: u / 256 and 1 - v / 256, exactly (util/fixfmt.h, as
+	 * decode's model.obj writes its S and T). */
 	for (size_t i = 0; i < s->uv_count; i++) {
-		sb_puts(s->obj, "vt ");
-		put_ratio(s->obj, s->uvs[i] >> 8, 256);
-		sb_puts(s->obj, " ");
-		put_ratio(s->obj, 256 - (s->uvs[i] & 0xff), 256);
-		sb_puts(s->obj, "\n");
+		char line[64], *o = line + 3;
+		memcpy(line, "vt ", 3);
+		o = fixfmt_put_256ths(o, s->uvs[i] >> 8);
+		*o++ = ' ';
+		o = fixfmt_put_256ths(o, (uint16_t)(256 - (s->uvs[i] & 0xff)));
+		*o++ = '\n';
+		sb_append(s->obj, line, (size_t)(o - line));
 	}
 }
 

@@ -4,32 +4,17 @@
 #define CCSFS_MODEL_FMT_H
 
 #include <stdint.h>
-#include <string.h>
 
 #include "decode/model/model.h"
+#include "util/fixfmt.h"
 #include "util/floatfmt.h"
 #include "util/strbuf.h"
 
-/* The text of a byte's value over a fixed power of two, exactly and
- * without trailing zeros, every one made before main: a normal (s8 / 64)
- * or a colour (u8 / 128) is a copy of 16 bytes (text, then what means
- * nothing), not a number formatted. */
-struct obj_byte_text {
-	char text[15];
-	uint8_t len;
-};
-extern struct obj_byte_text obj_normal_text[256], obj_colour_text[256];
-
-static inline char *obj_put_byte(char *o, const struct obj_byte_text *t)
-{
-	memcpy(o, t, 16);
-	return o + t->len;
-}
-
-/* An S or T (u16 / 256), exactly, without trailing zeros: two table
- * copies (20 bytes of room); and its length. */
-char *obj_put_st(char *o, uint16_t v);
-size_t obj_st_len(uint16_t v);
+/* A normal (s8 / 64) or a colour (u8 / 128) as text, exactly and
+ * without trailing zeros, every one made before main: a copy of 16
+ * bytes (fixfmt_put), not a number formatted.  S and T (u16 / 256) are
+ * fixfmt_put_256ths'. */
+extern struct fixfmt_text obj_normal_text[256], obj_colour_text[256];
 
 /* Room one formatted number needs (floatfmt_shortest's FLOATFMT_MAX). */
 #define OBJ_NUMBER_ROOM FLOATFMT_MAX

@@ -67,9 +67,9 @@ static char *put_float(char *o, bool count, float f)
 	return count ? o + floatfmt_shortest_len(f) : floatfmt_shortest(o, f);
 }
 
-static char *put_byte(char *o, bool count, const struct obj_byte_text *t)
+static char *put_byte(char *o, bool count, const struct fixfmt_text *t)
 {
-	return count ? o + t->len : obj_put_byte(o, t);
+	return count ? o + t->len : fixfmt_put(o, t);
 }
 
 static void put_v(struct strbuf *sb, const struct model_vertex *v,
@@ -103,8 +103,8 @@ static void put_vt(struct strbuf *sb, const struct model_vertex *v)
 	*o++ = 't';
 	for (int i = 0; i < 2; i++) {
 		*o++ = ' ';
-		o = count ? o + obj_st_len(v->st[i])
-			  : obj_put_st(o, v->st[i]);
+		o = count ? o + fixfmt_256ths_len(v->st[i])
+			  : fixfmt_put_256ths(o, v->st[i]);
 	}
 	sb_line_done(sb, s, o);
 }
@@ -342,8 +342,8 @@ static uint64_t vertex_lines_len(const struct model_vertex *v,
 		for (int k = 0; mm->has_colour && k < 3; k++)
 			n += 1 + obj_colour_text[v->colour[k]].len;
 		if (mm->has_st)
-			n += 2 + 2 + 1 + obj_st_len(v->st[0]) +
-			     obj_st_len(v->st[1]);
+			n += 2 + 2 + 1 + fixfmt_256ths_len(v->st[0]) +
+			     fixfmt_256ths_len(v->st[1]);
 		if (!mm->has_normal)
 			continue;
 		n += 2 + 3 + 1;
