@@ -70,7 +70,7 @@ static void quaternion_matches_matrix(void **state)
 	(void)state;
 	const float r[3] = { 30, -50, 120 }, p[3] = { 0.3f, -2, 5 };
 	float q[4];
-	quat_of_xyz(r, q);
+	xform_quat_of_xyz(r, q);
 	double m[3];
 	turn(r, p, m);
 	/* v' = v + 2w (u x v) + 2 u x (u x v), u = q.xyz */

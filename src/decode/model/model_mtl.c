@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "decode/model/model_fmt.h"
+#include "decode/model/obj_fmt.h"
 #include "decode/model/model_mtl.h"
 
-int mtl_set_init(struct material_set *s, uint32_t mmats)
+int model_mtl_set_init(struct material_set *s, uint32_t mmats)
 {
 	uint32_t size = 16;
 	while (size < 2 * (uint64_t)mmats)
@@ -22,7 +22,7 @@ int mtl_set_init(struct material_set *s, uint32_t mmats)
 	return s->uses && s->slots ? 0 : -ENOMEM;
 }
 
-void mtl_set_free(struct material_set *s)
+void model_mtl_set_free(struct material_set *s)
 {
 	free(s->uses);
 	free(s->slots);
@@ -45,8 +45,9 @@ static void resolve_material(const struct model_env *env,
 	}
 }
 
-const struct material_use *mtl_use(struct material_set *s,
-				   const struct model_env *env, uint32_t material)
+const struct material_use *model_mtl_use(struct material_set *s,
+					 const struct model_env *env,
+					 uint32_t material)
 {
 	uint32_t h = (material * 2654435761u) & s->mask;
 	while (s->slots[h]) {
@@ -63,8 +64,8 @@ const struct material_use *mtl_use(struct material_set *s,
 	return u;
 }
 
-void mtl_write(struct strbuf *mtl, const struct model_env *env,
-	       const struct material_set *s)
+void model_mtl_write(struct strbuf *mtl, const struct model_env *env,
+		     const struct material_set *s)
 {
 	sb_puts(mtl, "# materials of model.obj\n");
 	for (uint32_t i = 0; i < s->count; i++) {

@@ -26,16 +26,16 @@ struct material_set {
 	uint32_t mask;
 };
 
-/* Room for the materials of `mmats` mmats.  0 or -ENOMEM; mtl_set_free()
+/* Room for the materials of `mmats` mmats.  0 or -ENOMEM; model_mtl_set_free()
  * releases it either way. */
-int mtl_set_init(struct material_set *s, uint32_t mmats);
-void mtl_set_free(struct material_set *s);
+int model_mtl_set_init(struct material_set *s, uint32_t mmats);
+void model_mtl_set_free(struct material_set *s);
 /* The material's use, resolved through env on its first use. */
-const struct material_use *mtl_use(struct material_set *s,
-				   const struct model_env *env,
-				   uint32_t material);
+const struct material_use *model_mtl_use(struct material_set *s,
+					 const struct model_env *env,
+					 uint32_t material);
 /* model.mtl: one newmtl a usable material, in order of first use. */
-void mtl_write(struct strbuf *mtl, const struct model_env *env,
-	       const struct material_set *s);
+void model_mtl_write(struct strbuf *mtl, const struct model_env *env,
+		     const struct material_set *s);
 
 #endif

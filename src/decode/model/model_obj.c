@@ -9,7 +9,7 @@
 
 #include "ccsf/layout.h"
 #include "decode/model/model.h"
-#include "decode/model/model_fmt.h"
+#include "decode/model/obj_fmt.h"
 #include "decode/model/model_mtl.h"
 #include "util/numfmt.h"
 
@@ -283,8 +283,8 @@ static const char *put_mmat_head(struct writer *w,
 	sb_puts(w->obj, "\n");
 	if (mm->layout == MODEL_SHADOW || !mm->material)
 		return name;
-	const struct material_use *u = mtl_use(&w->mats, w->env,
-						    mm->material);
+	const struct material_use *u = model_mtl_use(&w->mats, w->env,
+						     mm->material);
 	if (u->name) {
 		sb_puts(w->obj, "usemtl ");
 		obj_put_name(w->obj, u->name);
@@ -427,11 +427,11 @@ static int mtl_only(struct writer *w, struct strbuf *mtl)
 	for (uint32_t i = 0; i < w->m->mmat_count; i++) {
 		const struct model_mmat *mm = &w->m->mmats[i];
 		if (mm->layout != MODEL_SHADOW && mm->material)
-			(void)mtl_use(&w->mats, w->env, mm->material);
+			(void)model_mtl_use(&w->mats, w->env, mm->material);
 	}
 	if (mtl)
-		mtl_write(mtl, w->env, &w->mats);
-	mtl_set_free(&w->mats);
+		model_mtl_write(mtl, w->env, &w->mats);
+	model_mtl_set_free(&w->mats);
 	return mtl && mtl->failed ? -ENOMEM : 0;
 }
 
@@ -440,8 +440,8 @@ int model_mesh_obj(const struct model_mesh *m, const struct model_env *env,
 {
 	static const struct model_env no_env;
 	struct writer w = { .m = m, .env = env ? env : &no_env, .obj = obj };
-	if (mtl_set_init(&w.mats, m->mmat_count)) {
-		mtl_set_free(&w.mats);
+	if (model_mtl_set_init(&w.mats, m->mmat_count)) {
+		model_mtl_set_free(&w.mats);
 		return -ENOMEM;
 	}
 	if (!obj)
@@ -461,8 +461,8 @@ int model_mesh_obj(const struct model_mesh *m, const struct model_env *env,
 	if (m->stop[0])
 		sb_printf(obj, "# left out: %s\n", m->stop);
 	if (mtl)
-		mtl_write(mtl, w.env, &w.mats);
-	mtl_set_free(&w.mats);
+		model_mtl_write(mtl, w.env, &w.mats);
+	model_mtl_set_free(&w.mats);
 	return obj->failed || (mtl && mtl->failed) ? -ENOMEM : 0;
 }
 

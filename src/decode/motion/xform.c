@@ -137,14 +137,14 @@ static void quat_chain(const int order[], const double deg[], int n,
 		out[i] = (float)(q[i] / len);
 }
 
-void quat_of_xyz(const float r_deg[3], float q[4])
+void xform_quat_of_xyz(const float r_deg[3], float q[4])
 {
 	static const int order[3] = { 0, 1, 2 };
 	double deg[3] = { r_deg[0], r_deg[1], r_deg[2] };
 	quat_chain(order, deg, 3, q);
 }
 
-void quat_of_camera(const float r_deg[3], float q[4])
+void xform_quat_of_camera(const float r_deg[3], float q[4])
 {
 	static const int order[4] = { 2, 1, 0, 0 };
 	double deg[4] = { r_deg[2], r_deg[1], r_deg[0], 180 };

@@ -59,9 +59,9 @@ static inline void xform_unit(const double v[3], float out[3])
 bool xform_invert(xform out, const xform m);
 
 /* The unit quaternion (x, y, z, w) of Rx * Ry * Rz, angles in degrees. */
-void quat_of_xyz(const float r_deg[3], float q[4]);
+void xform_quat_of_xyz(const float r_deg[3], float q[4]);
 /* ... and of Rz * Ry * Rx * Rx(180): a camera's turn (Cameras). */
-void quat_of_camera(const float r_deg[3], float q[4]);
+void xform_quat_of_camera(const float r_deg[3], float q[4]);
 
 /* A keyed angle as the game plays it: rounded to 1/65536 of a turn,
  * s16(int(deg * 182.044)) (Time). */

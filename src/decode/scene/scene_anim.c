@@ -150,7 +150,7 @@ static void key_value(const struct anime_field *f, uint32_t k, unsigned path,
 	}
 	for (int i = 0; f->mode == ANIME_KEYED && i < 3; i++)
 		v[i] = xform_round_angle(v[i]);
-	quat_of_xyz(v, o);
+	xform_quat_of_xyz(v, o);
 	if (k && o[0] * o[-4] + o[1] * o[-3] + o[2] * o[-2] + o[3] * o[-1] < 0)
 		for (int i = 0; i < 4; i++)
 			o[i] = -o[i];
@@ -274,7 +274,7 @@ static void put_camera(struct scene_build *b, uint32_t g, const struct cam_key *
 	if (!k)
 		return;
 	memcpy(b->nodes[g].t, k->t, sizeof k->t);
-	quat_of_camera(k->r, b->nodes[g].q);
+	xform_quat_of_camera(k->r, b->nodes[g].q);
 }
 
 /* F_Obj: the whole transform from its frame on, as a STEP key. */
@@ -324,9 +324,9 @@ static void put_key(float *v[4], uint32_t kept, const struct cam_key *k)
 	memcpy(v[2] + 3 * kept, k->s, sizeof k->s);
 	v[3][kept] = yfov_of(k->fov);
 	if (k->camera)
-		quat_of_camera(k->r, v[1] + 4 * kept);
+		xform_quat_of_camera(k->r, v[1] + 4 * kept);
 	else
-		quat_of_xyz(k->r, v[1] + 4 * kept);
+		xform_quat_of_xyz(k->r, v[1] + 4 * kept);
 }
 
 /* The keys of one node's records, from keys[i] on: each holds until the

@@ -93,7 +93,7 @@ static int add_pose_nodes(struct scene_build *b, uint32_t k)
 		struct gnode *n = &b->nodes[g];
 		memcpy(n->t, pn->t, sizeof n->t);
 		memcpy(n->s, pn->s, sizeof n->s);
-		quat_of_xyz(pn->r, n->q);
+		xform_quat_of_xyz(pn->r, n->q);
 	}
 	return 0;
 }

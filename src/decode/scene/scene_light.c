@@ -53,7 +53,7 @@ static void light_record(const struct anime_record *r, void *arg)
 		b->nodes[g].t[i] = isfinite(pos[i]) ? pos[i] : 0;
 	for (int i = 0; i < 3; i++)
 		rot[i] = isfinite(rot[i]) ? rot[i] : 0;
-	quat_of_xyz(rot, b->nodes[g].q);
+	xform_quat_of_xyz(rot, b->nodes[g].q);
 	struct strbuf *o = &b->lights.text;
 	b->nodes[g].light = glb_item(&b->lights);
 	b->lights_used = true;

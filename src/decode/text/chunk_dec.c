@@ -48,13 +48,14 @@ static void put_hex(struct strbuf *sb, uint32_t v, int width)
 	sb_append(sb, buf, (size_t)(2 + width));
 }
 
-void dec_put_raw_name(struct dec *d, const uint8_t *s, size_t n)
+void chunk_dec_put_raw_name(struct dec *d, const uint8_t *s, size_t n)
 {
 	name_put_raw(d->out, s, n);
 }
 
 /* Ends the dump: what was cut off, how much it needed, how much was left. */
-void dec_stop(struct dec *d, const char *what, uint64_t need, uint64_t left)
+void chunk_dec_stop(struct dec *d, const char *what, uint64_t need,
+		    uint64_t left)
 {
 	if (d->stopped)
 		return;
@@ -63,7 +64,7 @@ void dec_stop(struct dec *d, const char *what, uint64_t need, uint64_t left)
 	d->stopped = true;
 }
 
-void dec_stop_because(struct dec *d, const char *why)
+void chunk_dec_stop_because(struct dec *d, const char *why)
 {
 	if (d->stopped)
 		return;
@@ -72,12 +73,12 @@ void dec_stop_because(struct dec *d, const char *why)
 }
 
 /* Takes n bytes for `what`, or writes the error line and returns NULL. */
-const uint8_t *dec_take(struct dec *d, size_t n, const char *what)
+const uint8_t *chunk_dec_take(struct dec *d, size_t n, const char *what)
 {
 	if (d->stopped)
 		return NULL;
 	if (n > cur_left(&d->cur)) {
-		dec_stop(d, what, n, cur_left(&d->cur));
+		chunk_dec_stop(d, what, n, cur_left(&d->cur));
 		return NULL;
 	}
 	return cur_take(&d->cur, n);
@@ -113,7 +114,7 @@ static void dec_put_value(struct dec *d, uint8_t type, const uint8_t *p)
 	case FT_OBJ:   dec_put_object(d, cur_u32(&c)); break;
 	case FT_CHAR4:
 	case FT_CHAR32:
-		dec_put_raw_name(d, p, type_size[type]);
+		chunk_dec_put_raw_name(d, p, type_size[type]);
 		break;
 	case FT_VEC3:
 		for (int i = 0; i < 3; i++) {
@@ -162,16 +163,18 @@ static size_t dec_align4_pad(size_t pos)
 
 /* Prints the fields of a table that this file's version has, one a line.
  * Returns false once something did not fit. */
-bool dec_field_lines(struct dec *d, const struct field *f)
+bool chunk_dec_field_lines(struct dec *d, const struct field *f)
 {
 	for (; f->type != FT_END && !d->stopped; f++) {
 		if (d->version < f->min_version)
 			continue;
 		if (f->type == FT_ALIGN4) {
-			(void)dec_take(d, dec_align4_pad(d->cur.pos), "padding");
+			(void)chunk_dec_take(d, dec_align4_pad(d->cur.pos),
+					     "padding");
 			continue;
 		}
-		const uint8_t *p = dec_take(d, type_size[f->type], f->name);
+		const uint8_t *p = chunk_dec_take(d, type_size[f->type],
+						  f->name);
 		if (!p)
 			break;
 		if (f->save)
@@ -196,8 +199,8 @@ static size_t dec_record_size(const struct field *f, size_t pos)
 
 /* One record on one line: `label N: name value name value ...`; a field
  * without a name prints its value alone. */
-bool dec_record_line(struct dec *d, const char *label, uint64_t index,
-			const struct field *f)
+bool chunk_dec_record_line(struct dec *d, const char *label, uint64_t index,
+			   const struct field *f)
 {
 	size_t base = d->cur.pos, size = dec_record_size(f, base);
 	if (d->stopped)
@@ -205,7 +208,7 @@ bool dec_record_line(struct dec *d, const char *label, uint64_t index,
 	if (size > cur_left(&d->cur)) {         /* the error names it */
 		char what[64];
 		snprintf(what, sizeof what, "%s %" PRIu64, label, index);
-		(void)dec_take(d, size, what);
+		(void)chunk_dec_take(d, size, what);
 		return false;
 	}
 	struct cursor c = cursor_make(cur_take(&d->cur, size), size);
@@ -294,23 +297,23 @@ static uint64_t count_record_lines(struct dec *d, const char *label,
 	return fit;
 }
 
-void dec_record_lines(struct dec *d, const char *label, uint64_t count,
-			 const struct field *f)
+void chunk_dec_record_lines(struct dec *d, const char *label, uint64_t count,
+			    const struct field *f)
 {
 	uint64_t i = sb_counts_only(d->out) ?
 		     count_record_lines(d, label, count, f) : 0;
 	for (; i < count; i++)
-		if (!dec_record_line(d, label, i, f))
+		if (!chunk_dec_record_line(d, label, i, f))
 			return;
 }
 
 /* A run of bytes the text does not show, only counts. */
-void dec_byte_run(struct dec *d, const char *what, uint64_t bytes)
+void chunk_dec_byte_run(struct dec *d, const char *what, uint64_t bytes)
 {
 	if (d->stopped)
 		return;
 	if (bytes > cur_left(&d->cur)) {
-		dec_stop(d, what, bytes, cur_left(&d->cur));
+		chunk_dec_stop(d, what, bytes, cur_left(&d->cur));
 		return;
 	}
 	(void)cur_take(&d->cur, (size_t)bytes);

@@ -61,19 +61,20 @@ struct dec {
 	struct lenmemo *memo;
 };
 
-void dec_put_raw_name(struct dec *d, const uint8_t *s, size_t n);
-void dec_stop(struct dec *d, const char *what, uint64_t need, uint64_t left);
-void dec_stop_because(struct dec *d, const char *why);
-const uint8_t *dec_take(struct dec *d, size_t n, const char *what);
-bool dec_field_lines(struct dec *d, const struct field *f);
-bool dec_record_line(struct dec *d, const char *label, uint64_t index,
-			const struct field *f);
-void dec_record_lines(struct dec *d, const char *label, uint64_t count,
-			 const struct field *f);
-void dec_byte_run(struct dec *d, const char *what, uint64_t bytes);
+void chunk_dec_put_raw_name(struct dec *d, const uint8_t *s, size_t n);
+void chunk_dec_stop(struct dec *d, const char *what, uint64_t need,
+		    uint64_t left);
+void chunk_dec_stop_because(struct dec *d, const char *why);
+const uint8_t *chunk_dec_take(struct dec *d, size_t n, const char *what);
+bool chunk_dec_field_lines(struct dec *d, const struct field *f);
+bool chunk_dec_record_line(struct dec *d, const char *label, uint64_t index,
+			   const struct field *f);
+void chunk_dec_record_lines(struct dec *d, const char *label, uint64_t count,
+			    const struct field *f);
+void chunk_dec_byte_run(struct dec *d, const char *what, uint64_t bytes);
 
 /* The dumps of chunk_model_text.c. */
-void hit_tail(struct dec *d);
-void model_tail(struct dec *d);
+void chunk_hit_tail(struct dec *d);
+void chunk_model_tail(struct dec *d);
 
 #endif

@@ -18,7 +18,7 @@
 
 /* ---- hit --------------------------------------------------------------- */
 
-void hit_tail(struct dec *d)
+void chunk_hit_tail(struct dec *d)
 {
 	static const struct field group[] = {
 		FS(FT_U32, "vertices", SV_VERTICES), F(FT_HEX32, "attribute"),
@@ -29,12 +29,14 @@ void hit_tail(struct dec *d)
 	};
 	uint32_t groups = d->saved[SV_COUNT];
 	for (uint32_t g = 0; g < groups && !d->stopped; g++) {
-		if (!dec_record_line(d, "group", g, group))
+		if (!chunk_dec_record_line(d, "group", g, group))
 			return;
 		snprintf(d->prefix, sizeof d->prefix, "group %" PRIu32 " ", g);
-		dec_record_lines(d, "vertex", d->saved[SV_VERTICES], position);
+		chunk_dec_record_lines(d, "vertex", d->saved[SV_VERTICES],
+				       position);
 		/* Read and dropped by the game, so only counted here. */
-		dec_byte_run(d, "normals", 12 * (uint64_t)d->saved[SV_VERTICES]);
+		chunk_dec_byte_run(d, "normals",
+				   12 * (uint64_t)d->saved[SV_VERTICES]);
 		d->prefix[0] = '\0';
 	}
 }
@@ -86,12 +88,14 @@ static void finish_body(struct dec *d, const struct body_array *a, size_t n,
 	for (size_t i = 0; i < n; i++) {
 		uint64_t bytes = a[i].count * a[i].elem;
 		if (a[i].avail < a[i].count) {
-			dec_stop(d, a[i].what, bytes, left_at(d, a[i].start));
+			chunk_dec_stop(d, a[i].what, bytes,
+				       left_at(d, a[i].start));
 			return;
 		}
 		uint64_t pad = a[i].elem == 6 ? (4 - (bytes & 3)) & 3 : 0;
 		if (pad > left_at(d, a[i].start + bytes)) {
-			dec_stop(d, "padding", pad, left_at(d, a[i].start + bytes));
+			chunk_dec_stop(d, "padding", pad,
+				       left_at(d, a[i].start + bytes));
 			return;
 		}
 	}
@@ -391,7 +395,7 @@ static void vertex_body(struct dec *d, const struct ccsf_mmat *mm)
 static void bone_body(struct dec *d, const struct ccsf_mmat *mm)
 {
 	static const struct field node[] = { F(FT_U32, "node"), END };
-	if (dec_field_lines(d, node))
+	if (chunk_dec_field_lines(d, node))
 		vertex_body(d, mm);
 }
 
@@ -443,13 +447,13 @@ static void shadow_body(struct dec *d, unsigned mtype, uint64_t at)
 		FS(FT_S32, "vertices", SV_VERTICES),
 		FS(FT_S32, "indices", SV_OFFSETS), END
 	};
-	if (!dec_field_lines(d, counts))
+	if (!chunk_dec_field_lines(d, counts))
 		return;
 	struct ccsf_mmat mm;
 	(void)ccsf_mmat_describe(d->cur.p, d->cur.len, (uint16_t)mtype, at,
 				 &mm);
 	if (mm.fault == CCSF_MMAT_NEGATIVE) {
-		dec_stop_because(d, "a negative count");
+		chunk_dec_stop_because(d, "a negative count");
 		return;
 	}
 	if (mm.vnum == 0)
@@ -492,7 +496,7 @@ static void model_mmat(struct dec *d, unsigned mtype, uint32_t i)
 	enum ccsf_mmat_kind kind = ccsf_mmat_kind_of((uint16_t)mtype, 0);
 	const struct field *words = kind == CCSF_MMAT_BONE ? mmat_words_bone :
 		kind == CCSF_MMAT_SHADOW ? mmat_words_none : mmat_words_rigid;
-	if (!dec_field_lines(d, words))
+	if (!chunk_dec_field_lines(d, words))
 		return;
 	if (kind == CCSF_MMAT_BONE)
 		kind = ccsf_mmat_kind_of((uint16_t)mtype, d->saved[SV_OFFSETS]);
@@ -513,14 +517,15 @@ static void model_mmat(struct dec *d, unsigned mtype, uint32_t i)
 		vertex_body(d, &mm);
 }
 
-void model_tail(struct dec *d)
+void chunk_model_tail(struct dec *d)
 {
 	unsigned mtype = ccsf_model_mtype((uint16_t)d->saved[SV_MTYPE],
 					  d->version);
 	uint32_t mmats = d->saved[SV_COUNT];
 	if (ccsf_model_layout_unknown((uint16_t)mtype, mmats)) {
 		/* The game's rigid decoder crashes on it; no file has it. */
-		dec_stop_because(d, "mtype bit 0x02: a layout no file uses");
+		chunk_dec_stop_because(d,
+				       "mtype bit 0x02: a layout no file uses");
 		return;
 	}
 	/* A text that starts counting later (one that outgrew the scratch)

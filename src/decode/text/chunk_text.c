@@ -29,7 +29,7 @@
 static void header_tail(struct dec *d)
 {
 	static const struct field word[] = { F(FT_HEX32, NULL), END };
-	dec_record_lines(d, "word", d->saved[SV_COUNT], word);
+	chunk_dec_record_lines(d, "word", d->saved[SV_COUNT], word);
 }
 
 static void index_tail(struct dec *d)
@@ -38,16 +38,17 @@ static void index_tail(struct dec *d)
 	char what[32];
 	for (uint32_t i = 0; i < files; i++) {
 		snprintf(what, sizeof what, "file %" PRIu32, i);
-		const uint8_t *path = dec_take(d, CCSF_NAME_LEN, what);
+		const uint8_t *path = chunk_dec_take(d, CCSF_NAME_LEN, what);
 		if (!path)
 			return;
 		sb_printf(d->out, "%s: ", what);
-		dec_put_raw_name(d, path, CCSF_NAME_LEN);
+		chunk_dec_put_raw_name(d, path, CCSF_NAME_LEN);
 		sb_puts(d->out, "\n");
 	}
 	for (uint32_t i = 0; i < objects; i++) {
 		snprintf(what, sizeof what, "object %" PRIu32, i);
-		const uint8_t *rec = dec_take(d, CCSF_OBJECT_NAME_LEN + 2, what);
+		const uint8_t *rec = chunk_dec_take(d, CCSF_OBJECT_NAME_LEN + 2,
+						    what);
 		if (!rec)
 			return;
 		const char *name = d->object_name ?
@@ -56,7 +57,7 @@ static void index_tail(struct dec *d)
 		if (name)
 			sb_puts(d->out, name);
 		else
-			dec_put_raw_name(d, rec, CCSF_OBJECT_NAME_LEN);
+			chunk_dec_put_raw_name(d, rec, CCSF_OBJECT_NAME_LEN);
 		sb_printf(d->out, " file %u\n",
 			  rd_u16le(rec + CCSF_OBJECT_NAME_LEN));
 	}
@@ -77,10 +78,10 @@ static void texture_tail(struct dec *d)
 	uint32_t levels = t.levels;
 	char what[32];
 	for (uint32_t i = 0; i < levels && !d->stopped; i++) {
-		if (!dec_record_line(d, "level", i, level))
+		if (!chunk_dec_record_line(d, "level", i, level))
 			return;
 		snprintf(what, sizeof what, "level %" PRIu32 " pixels", i);
-		dec_byte_run(d, what, 4 * (uint64_t)d->saved[SV_COUNT]);
+		chunk_dec_byte_run(d, what, 4 * (uint64_t)d->saved[SV_COUNT]);
 	}
 }
 
@@ -88,7 +89,7 @@ static void clut_tail(struct dec *d)
 {
 	static const struct field colour[] = { F(FT_RGBA, NULL), END };
 	if (d->version >= 0x90)
-		dec_record_lines(d, "colour", d->saved[SV_COUNT], colour);
+		chunk_dec_record_lines(d, "colour", d->saved[SV_COUNT], colour);
 }
 
 /* ---- small arrays ------------------------------------------------------ */
@@ -96,7 +97,7 @@ static void clut_tail(struct dec *d)
 static void clump_tail(struct dec *d)
 {
 	static const struct field node[] = { F(FT_OBJ, NULL), END };
-	dec_record_lines(d, "node", d->saved[SV_COUNT], node);
+	chunk_dec_record_lines(d, "node", d->saved[SV_COUNT], node);
 }
 
 static void layer_tail(struct dec *d)
@@ -104,7 +105,7 @@ static void layer_tail(struct dec *d)
 	static const struct field entry[] = {
 		F(FT_U8, "kind"), PAD, F(FT_OBJ, "object"), END
 	};
-	dec_record_lines(d, "layer", d->saved[SV_COUNT], entry);
+	chunk_dec_record_lines(d, "layer", d->saved[SV_COUNT], entry);
 }
 
 static void fbpage_tail(struct dec *d)
@@ -113,7 +114,7 @@ static void fbpage_tail(struct dec *d)
 		F(FT_U8, "px"), F(FT_U8, "py"), F(FT_U8, "pw"), F(FT_U8, "ph"),
 		F(FT_HEX8, "type"), PAD, END
 	};
-	dec_record_lines(d, "page", d->saved[SV_COUNT], info);
+	chunk_dec_record_lines(d, "page", d->saved[SV_COUNT], info);
 }
 
 static void f_morpher_tail(struct dec *d)
@@ -121,7 +122,7 @@ static void f_morpher_tail(struct dec *d)
 	static const struct field target[] = {
 		F(FT_OBJ, "model"), F(FT_F32, "weight"), END
 	};
-	dec_record_lines(d, "target", d->saved[SV_COUNT], target);
+	chunk_dec_record_lines(d, "target", d->saved[SV_COUNT], target);
 }
 
 /* Blocks of words * 4 bytes of PCM; the samples go to audio.wav.  Two
@@ -133,7 +134,7 @@ static void pcm_tail(struct dec *d)
 	uint64_t blocks = d->saved[SV_COUNT];
 	uint64_t bytes = blocks && block > UINT64_MAX / blocks ?
 		UINT64_MAX : block * blocks;
-	dec_byte_run(d, "data", bytes);
+	chunk_dec_byte_run(d, "data", bytes);
 }
 
 /* ---- frame records with optional fields -------------------------------- */
@@ -152,7 +153,7 @@ static void f_camera_tail(struct dec *d)
 		if (flag & (1u << bit))
 			continue;
 		const struct field f[] = { F(FT_F32, names[bit - 1]), END };
-		if (!dec_field_lines(d, f))
+		if (!chunk_dec_field_lines(d, f))
 			return;
 	}
 }
@@ -161,7 +162,7 @@ static void f_material_tail(struct dec *d)
 {
 	static const struct field uv[] = { F(FT_F32, "u"), F(FT_F32, "v"), END };
 	if (!(d->saved[SV_FLAG] & 2))
-		(void)dec_field_lines(d, uv);
+		(void)chunk_dec_field_lines(d, uv);
 }
 
 static void f_distantlight_tail(struct dec *d)
@@ -170,7 +171,7 @@ static void f_distantlight_tail(struct dec *d)
 		F(FT_F32, "intensity"), END
 	};
 	if (d->saved[SV_FLAG] & 0x20)
-		(void)dec_field_lines(d, intensity);
+		(void)chunk_dec_field_lines(d, intensity);
 }
 
 /* ---- the table --------------------------------------------------------- */
@@ -315,10 +316,10 @@ static const struct decoder decoders[] = {
 	{ CCSF_CLUT, clut_fields, clut_tail },
 	{ CCSF_CAMERA, camera_fields, NULL },
 	{ CCSF_LIGHT, light_fields, NULL },
-	{ CCSF_MODEL, model_fields, model_tail },
+	{ CCSF_MODEL, model_fields, chunk_model_tail },
 	{ CCSF_CLUMP, clump_fields, clump_tail },
 	{ CCSF_EXTOBJ, extobj_fields, NULL },
-	{ CCSF_HIT, hit_fields, hit_tail },
+	{ CCSF_HIT, hit_fields, chunk_hit_tail },
 	{ CCSF_BBOX, bbox_fields, NULL },
 	{ CCSF_FBRECT, fbrect_fields, NULL },
 	{ CCSF_FBPAGE, fbpage_fields, fbpage_tail },
@@ -357,16 +358,16 @@ bool chunk_text_has(uint16_t kind)
 /* The four lines every dump starts with. */
 static bool chunk_header(struct dec *d, size_t len, uint16_t *kind)
 {
-	const uint8_t *p = dec_take(d, 2, "kind");
+	const uint8_t *p = chunk_dec_take(d, 2, "kind");
 	if (!p)
 		return false;
 	*kind = rd_u16le(p);
 	const char *name = ccsf_kind_name(*kind);
 	sb_printf(d->out, name ? "kind: 0x%04x (%s)\n" : "kind: 0x%04x\n",
 		  *kind, name);
-	if ((p = dec_take(d, 2, "tag")))
+	if ((p = chunk_dec_take(d, 2, "tag")))
 		sb_printf(d->out, "tag: 0x%04x\n", rd_u16le(p));
-	if ((p = dec_take(d, 4, "size")))
+	if ((p = chunk_dec_take(d, 4, "size")))
 		sb_printf(d->out, "size: %" PRIu32 "\n", rd_u32le(p));
 	if (!d->stopped)
 		sb_printf(d->out, "length: %zu\n", len);
@@ -386,7 +387,7 @@ int chunk_text(const uint8_t *p, size_t len, const struct chunk_text_ctx *ctx,
 	uint16_t kind;
 	if (chunk_header(&d, len, &kind)) {
 		const struct decoder *dc = find_decoder(kind);
-		if (dc && dec_field_lines(&d, dc->fields) && dc->tail)
+		if (dc && chunk_dec_field_lines(&d, dc->fields) && dc->tail)
 			dc->tail(&d);
 		if (!d.stopped && cur_left(&d.cur))
 			sb_printf(out, dc ? "trailing: %zu bytes\n" :

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* model_fmt.h - OBJ and MTL text pieces shared by the model writers. */
-#ifndef CCSFS_MODEL_FMT_H
-#define CCSFS_MODEL_FMT_H
+/* obj_fmt.h - OBJ and MTL text pieces shared by the model writers. */
+#ifndef CCSFS_OBJ_FMT_H
+#define CCSFS_OBJ_FMT_H
 
 #include <stdint.h>
 

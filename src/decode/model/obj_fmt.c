@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* model_fmt.c - the numbers, names and lines of OBJ and MTL text.
+/* obj_fmt.c - the numbers, names and lines of OBJ and MTL text.
  *
  * The writers format numbers themselves: printf's %f and %g follow
  * LC_NUMERIC, and a file system whose bytes change with the reader's
@@ -11,7 +11,7 @@
 
 #include <string.h>
 
-#include "decode/model/model_fmt.h"
+#include "decode/model/obj_fmt.h"
 
 /* ---- numbers ----------------------------------------------------------- *
  *
