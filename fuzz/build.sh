@@ -61,9 +61,11 @@ make_lib() {
 	shift
 	objs=
 	for s in "$@"; do
+		# decode/scene/json -> decode_scene_json.o: one name a path.
+		o="$dir/$(echo "$s" | tr / _).o"
 		$cc -std=c11 $cflags $CPPFLAGS $PKG_CFLAGS -c \
-			"$SRCDIR/src/$s.c" -o "$dir/${s%%/*}_${s##*/}.o"
-		objs="$objs $dir/${s%%/*}_${s##*/}.o"
+			"$SRCDIR/src/$s.c" -o "$o"
+		objs="$objs $o"
 	done
 	rm -f "$lib"
 	ar rcs "$lib" $objs
