@@ -42,8 +42,10 @@ SUBFOLDERS = {
     },
 }
 
-# Pairs of files of one folder that call each other, known and left for
-# now; any other pair fails.  Each is a file pair, sorted.
+# Pairs of files of one folder that call each other, known, to be
+# untangled where those folders are reworked; any other pair fails, and
+# a pair that no longer calls each other is named, to come off the list.
+# Each is a file pair, sorted.
 CALL_CIRCLES_ALLOWED = {
     # tree/: files.c's stat and open start the work ahead (ahead.c),
     # whose workers make and measure the files through files.c.
@@ -193,9 +195,10 @@ def definitions(text):
     return found
 
 
-def call_circles(src):
+def call_circles(src, allowed_seen):
     """Pairs of .c files of one folder each calling a function the other
-    defines (static functions aside), as 'a.c <-> b.c: ...'."""
+    defines (static functions aside), as 'a.c <-> b.c: ...'; the allowed
+    pairs met go to allowed_seen."""
     by_folder = {}
     for root, _, names in os.walk(src):
         for n in sorted(names):
@@ -220,8 +223,11 @@ def call_circles(src):
                 if name in owner:
                     calls.setdefault((f, owner[name]), set()).add(name)
         for (a, b), names in sorted(calls.items()):
-            if a < b and (b, a) in calls and (a, b) not in \
-                    CALL_CIRCLES_ALLOWED:
+            if a > b or (b, a) not in calls:
+                continue
+            if (a, b) in CALL_CIRCLES_ALLOWED:
+                allowed_seen.add((a, b))
+            else:
                 back = calls[(b, a)]
                 found.append(f"{a} <-> {b}: {a} calls "
                              f"{', '.join(sorted(names))}; {b} calls "
@@ -308,12 +314,14 @@ def main():
         src, "..", "tests", "gen")
     files = scan(src)
     sized = list(sources(src, gen))
+    allowed_seen = set()
     checks = [
         ("src/ has its folders", [] if files else [f"no sources in {src}"]),
         ("every include points down the flow and names its folder",
          upward(files)),
         ("no include cycle", cycles(files)),
-        ("no two files of a folder call each other", call_circles(src)),
+        ("no two files of a folder call each other",
+         call_circles(src, allowed_seen)),
         (f"no file over {MAX_FILE_LINES} lines", long_files(sized)),
         (f"no function over {MAX_FUNCTION_LINES} lines",
          long_functions(sized)),
@@ -325,6 +333,9 @@ def main():
         for p in problems:
             print(f"# {p}")
         failed += bool(problems)
+    for a, b in sorted(CALL_CIRCLES_ALLOWED - allowed_seen):
+        print(f"# {a} and {b} no longer call each other: take them off "
+              "CALL_CIRCLES_ALLOWED")
     folders = {folder_of(f) for f in files}
     print(f"# {len(files)} files in {len(folders)} folders")
     return 1 if failed else 0
