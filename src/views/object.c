@@ -218,7 +218,7 @@ static int produce_model(struct fs *fs, struct node *n, uint8_t **data,
 	tree_made_text_init(n, data, &out);
 	struct reason why = { "" };
 	if (part == PART_HIT)
-		rc = model_hit_obj(p, plen, &env, &out, &why);
+		rc = hit_obj(p, plen, &env, &out, &why);
 	else
 		/* Each is made alone, the MTL without the OBJ's text: a
 		 * viewer reads it once, when it loads the OBJ, and it does
