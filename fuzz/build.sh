@@ -28,10 +28,11 @@ REPLAY_CC=${REPLAY_CC:-gcc}
 REPLAY_SAN=${REPLAY_SAN--fsanitize=address,undefined -fno-sanitize-recover=all}
 SHELL_CMD=/bin/sh
 
-TARGETS="archive gzip iso ccsf chunk_text texture model fdtbl anime scene dbmod cutscene names member"
+# The harnesses: fuzz/targets, one name a line, the one list of them.
+TARGETS=$(cat "$here/targets")
 # The format library (libccsfs_format.a's folders): the harnesses reach
 # nothing above it.
-LIBSRC=$(cd "$SRCDIR/src" && ls util/*.c io/*.c archive/*.c ccsf/*.c decode/*.c | sed 's/\.c$//')
+LIBSRC=$(cd "$SRCDIR/src" && ls util/*.c io/*.c archive/*.c ccsf/*.c decode/*/*.c dbmod/*.c | sed 's/\.c$//')
 # The tree library (libccsfs_tree.a's folders): only the harnesses that
 # take a member as the mount does (TREE_TARGETS) link it.
 TREESRC=$(cd "$SRCDIR/src" && ls cache/*.c tree/*.c views/*.c | sed 's/\.c$//')
@@ -60,9 +61,11 @@ make_lib() {
 	shift
 	objs=
 	for s in "$@"; do
+		# decode/scene/json -> decode_scene_json.o: one name a path.
+		o="$dir/$(echo "$s" | tr / _).o"
 		$cc -std=c11 $cflags $CPPFLAGS $PKG_CFLAGS -c \
-			"$SRCDIR/src/$s.c" -o "$dir/${s%%/*}_${s##*/}.o"
-		objs="$objs $dir/${s%%/*}_${s##*/}.o"
+			"$SRCDIR/src/$s.c" -o "$o"
+		objs="$objs $o"
 	done
 	rm -f "$lib"
 	ar rcs "$lib" $objs

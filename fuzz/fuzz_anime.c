@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "decode/motion/anime.h"
 #include "fuzz_common.h"
-#include "decode/anime.h"
 #include "util/strbuf.h"
 
 static const uint16_t kinds[] = { 0x0102, 0x0202, 0x0603, 0x0605, 0x0609,

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "ccsf/ccsf.h"
-#include "decode/chunk_text.h"
+#include "decode/text/chunk_text.h"
 #include "fuzz_common.h"
 #include "util/strbuf.h"
 

@@ -2,9 +2,9 @@
 /* fuzz_cutscene.c - the input as an inflated stream scene: its Pcm and
  * F_Pcm blocks as audio.wav, read whole and at offsets the input picks,
  * and frames.txt, every track.txt and every Anime chunk's records
- * (decode/cutscene.c).  The WAV is exactly as long as it says, a read
- * never gives more than asked, and the text is made whatever the counts
- * claim. */
+ * (decode/cutscene/cutscene.c).  The WAV is exactly as long as it says,
+ * a read never gives more than asked, and the text is made whatever the
+ * counts claim. */
 #include "config.h"
 
 #include <errno.h>
@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fuzz_common.h"
 #include "ccsf/ccsf.h"
-#include "decode/cutscene.h"
+#include "decode/cutscene/cutscene.h"
+#include "fuzz_common.h"
 
 static const char *name_of(void *ctx, uint32_t index)
 {

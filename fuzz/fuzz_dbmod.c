@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* fuzz_dbmod.c - the input as a model database, DBnnMOD.BIN
- * (decode/dbmod*.c): the table, each model's offsets and faces, its
+ * (dbmod/dbmod*.c): the table, each model's offsets and faces, its
  * model.bin range, model.txt, model.obj and model.mtl, and models.txt.
  * A model's bytes lie inside the file, a reason is a NUL-ended string,
  * and nothing reads past the input whatever its counts and offsets say.
@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dbmod/dbmod.h"
 #include "fuzz_common.h"
-#include "decode/dbmod.h"
 #include "util/bytes.h"
 #include "util/strbuf.h"
 

@@ -14,8 +14,8 @@
 #include <string.h>
 
 #include "ccsf/ccsf.h"
+#include "decode/model/model.h"
 #include "fuzz_common.h"
-#include "decode/model.h"
 #include "util/strbuf.h"
 
 /* A scene where some objects, materials and textures exist. */

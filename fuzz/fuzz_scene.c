@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fuzz_common.h"
 #include "ccsf/ccsf.h"
-#include "decode/pose.h"
-#include "decode/scene_gltf.h"
+#include "decode/motion/pose.h"
+#include "decode/scene/scene_gltf.h"
+#include "fuzz_common.h"
 #include "util/bytes.h"
 
 static const char *name_of(void *ctx, uint32_t index)

@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "decode/texture/texture.h"
 #include "fuzz_common.h"
-#include "decode/texture.h"
 
 static const struct png_text_entry text[] = {
 	{ "Title", "TEX_xasc00" },

@@ -12,11 +12,24 @@ here=$(cd "$(dirname "$0")" && pwd)
 srcfuzz=${TESTS_SRCDIR:+$TESTS_SRCDIR/../fuzz}
 srcfuzz=${srcfuzz:-$here}
 bindir=${FUZZ_REPLAY_DIR:-$(dirname "${CCSFS:-$PWD/ccsfs}")/fuzz}
-# The targets are build.sh's: one list.
-targets=${FUZZ_TARGETS:-$(sed -n 's/^TARGETS="\(.*\)"$/\1/p' "$here/build.sh")}
+# The targets: fuzz/targets, the one list.
+listed=$(cat "$srcfuzz/targets")
+targets=${FUZZ_TARGETS:-$listed}
+# Makefile.am names the replayers itself (Automake needs them written
+# out); they must be the list's, in its order.
+built=$(sed -n '/^fuzz_replayers = /,/[^\\]$/p' "$srcfuzz/../Makefile.am" |
+	sed -n 's|.*fuzz/replay_\([a-z_]*\).*|\1|p')
 
-echo "1..$(echo $targets | wc -w)"
-n=0 failed=0
+echo "1..$(($(echo $targets | wc -w) + 1))"
+n=1 failed=0
+if [ "$(echo $built)" = "$(echo $listed)" ]; then
+	echo "ok 1 - Makefile.am's fuzz_replayers are fuzz/targets"
+else
+	failed=1
+	echo "not ok 1 - Makefile.am's fuzz_replayers are fuzz/targets"
+	echo "# Makefile.am: $(echo $built)"
+	echo "# fuzz/targets: $(echo $listed)"
+fi
 for t in $targets; do
 	n=$((n + 1))
 	set --

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "decode/cutscene.h"
-#include "decode/scene_gltf.h"
+#include "decode/cutscene/cutscene.h"
+#include "decode/scene/scene_gltf.h"
 #include "util/log.h"
 #include "util/names.h"
 #include "views/member_internal.h"

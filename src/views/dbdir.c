@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "decode/dbmod.h"
+#include "dbmod/dbmod.h"
 #include "util/log.h"
 #include "util/strbuf.h"
 #include "views/dbdir.h"

@@ -11,8 +11,8 @@
 #include "archive/gzip.h"
 #include "archive/index.h"
 #include "ccsf/ccsf.h"
-#include "decode/cutscene.h"
-#include "decode/scene_gltf.h"
+#include "decode/cutscene/cutscene.h"
+#include "decode/scene/scene_gltf.h"
 #include "views/member.h"
 
 /* A cutscene's setup file and the three common setup files. */

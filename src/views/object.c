@@ -9,16 +9,16 @@
 #include <string.h>
 
 #include "ccsf/ccsf.h"
-#include "decode/anime.h"
-#include "decode/chunk_text.h"
-#include "decode/cutscene.h"
-#include "decode/model.h"
-#include "decode/model_pose.h"
-#include "decode/morph.h"
-#include "decode/pose.h"
-#include "decode/texture.h"
-#include "decode/texture_scene.h"
-#include "util/bytes.h"
+#include "decode/cutscene/cutscene.h"
+#include "decode/model/material.h"
+#include "decode/model/model.h"
+#include "decode/motion/anime.h"
+#include "decode/motion/model_pose.h"
+#include "decode/motion/morph.h"
+#include "decode/motion/pose.h"
+#include "decode/text/chunk_text.h"
+#include "decode/texture/texture.h"
+#include "decode/texture/texture_scene.h"
 #include "util/log.h"
 #include "util/strbuf.h"
 #include "views/object.h"
@@ -152,18 +152,8 @@ static int model_material(void *ctx, uint32_t material, uint32_t *texture,
 			  float *transparency)
 {
 	struct model_scene *ms = ctx;
-	const struct ccsf_scene *s = member_scene(ms->m);
-	uint32_t chunk;
-	if (ccsf_find_owned(s, CCSF_MATERIAL, material, &chunk) < 0)
-		return -ENOENT;
-	const struct ccsf_chunk *c = &s->chunks[chunk];
-	if (c->length < CCSF_CHUNK_HEADER + 12 ||
-	    (uint64_t)c->offset + c->length > ms->len)
-		return -ENOENT;
-	const uint8_t *p = ms->data + c->offset + CCSF_CHUNK_HEADER;
-	*texture = rd_u32le(p + 4);
-	*transparency = rd_f32le(p + 8);
-	return 0;
+	return material_chunk(member_scene(ms->m), ms->data, ms->len,
+			      material, texture, transparency);
 }
 
 /* A texture's PNG exists where its object owns a texture chunk. */

@@ -11,9 +11,9 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "decode/chunk_text.h"
-#include "util/strbuf.h"
 #include "chunk_build.h"
+#include "decode/text/chunk_text.h"
+#include "util/strbuf.h"
 
 /* ---- building chunks --------------------------------------------------- */
 

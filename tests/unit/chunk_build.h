@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "decode/chunk_text.h"
+#include "decode/text/chunk_text.h"
 #include "testutil.h"
 
 /* ---- building chunks --------------------------------------------------- */

@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "testutil.h"
 #include "ccsw.h"
-#include "decode/model.h"
+#include "decode/model/model.h"
 #include "model_build.h"
+#include "testutil.h"
 
 /* ---- a fake scene ------------------------------------------------------ */
 

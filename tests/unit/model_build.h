@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "ccsw.h"
-#include "decode/model.h"
+#include "decode/model/model.h"
 #include "testutil.h"
 
 /* ---- a fake scene ------------------------------------------------------ */

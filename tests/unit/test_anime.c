@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "testutil.h"
 #include "ccsw.h"
-#include "decode/anime.h"
+#include "decode/motion/anime.h"
+#include "testutil.h"
 #include "util/bytes.h"
 #include "util/strbuf.h"
 

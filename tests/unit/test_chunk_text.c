@@ -15,10 +15,10 @@
 #include <cmocka.h>
 
 #include "ccsf/ccsf.h"
-#include "decode/chunk_text.h"
+#include "chunk_build.h"
+#include "decode/text/chunk_text.h"
 #include "util/bytes.h"
 #include "util/strbuf.h"
-#include "chunk_build.h"
 
 /* ---- samples ----------------------------------------------------------- */
 

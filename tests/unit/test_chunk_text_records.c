@@ -13,8 +13,8 @@
 #include <cmocka.h>
 
 #include "ccsf/ccsf.h"
-#include "decode/chunk_text.h"
 #include "chunk_build.h"
+#include "decode/text/chunk_text.h"
 
 /* ---- samples ----------------------------------------------------------- */
 

@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "testutil.h"
 #include "ccsf/ccsf.h"
 #include "ccsw.h"
-#include "decode/cutscene.h"
+#include "decode/cutscene/cutscene.h"
+#include "testutil.h"
 
 #define FRAMES 10
 #define SETUP_BLOCKS 5

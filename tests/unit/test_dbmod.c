@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "testutil.h"
-#include "decode/dbmod.h"
+#include "dbmod/dbmod.h"
 #include "dbw.h"
+#include "testutil.h"
 
 /* A database in a buffer of exactly its size, so ASan sees any read
  * past the end. */

@@ -11,11 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "testutil.h"
 #include "ccsw.h"
-#include "decode/model.h"
-#include "decode/model_fmt.h"
+#include "decode/model/model.h"
+#include "decode/model/obj_fmt.h"
 #include "model_build.h"
+#include "testutil.h"
 
 /* ---- rigid ------------------------------------------------------------- */
 
@@ -365,7 +365,7 @@ static void test_fixed_point_text(void **state)
 	char got[64], want[64];
 	for (unsigned b = 0; b < 256; b++) {
 		const struct {
-			const struct obj_byte_text *t;
+			const struct fixfmt_text *t;
 			int32_t v;
 			unsigned shift;
 		} tab[] = {
@@ -374,7 +374,7 @@ static void test_fixed_point_text(void **state)
 		};
 		for (int i = 0; i < 2; i++) {
 			memset(got, '#', sizeof got);
-			char *end = obj_put_byte(got, tab[i].t);
+			char *end = fixfmt_put(got, tab[i].t);
 			size_t n = exact_text(want, sizeof want, tab[i].v,
 					      tab[i].shift);
 			if ((size_t)(end - got) != n || memcmp(got, want, n))
@@ -384,10 +384,10 @@ static void test_fixed_point_text(void **state)
 	}
 	for (uint32_t v = 0; v <= UINT16_MAX; v++) {
 		memset(got, '#', sizeof got);
-		char *end = obj_put_st(got, (uint16_t)v);
+		char *end = fixfmt_put_256ths(got, (uint16_t)v);
 		size_t n = exact_text(want, sizeof want, (int32_t)v, 8);
 		if ((size_t)(end - got) != n || memcmp(got, want, n) != 0 ||
-		    obj_st_len((uint16_t)v) != n)
+		    fixfmt_256ths_len((uint16_t)v) != n)
 			fail_msg("%u / 256 written as %.*s", (unsigned)v,
 				 (int)(end - got), got);
 	}

@@ -8,13 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "testutil.h"
 #include "ccsf/ccsf.h"
-#include "decode/anime.h"
-#include "decode/morph.h"
-#include "decode/scene_gltf.h"
-#include "util/bytes.h"
 #include "ccsw.h"
+#include "decode/motion/anime.h"
+#include "decode/motion/morph.h"
+#include "decode/scene/scene_gltf.h"
+#include "testutil.h"
+#include "util/bytes.h"
 
 enum { O_OBJ = 1, O_BASE, O_T1, O_T2, O_BAD, O_MPH, O_ANM, O_MAT, O_COUNT };
 static const char *names[O_COUNT] = { "", "OBJ_m", "MDL_base", "MDL_t1",

@@ -7,15 +7,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "testutil.h"
 #include "ccsf/ccsf.h"
-#include "decode/glb.h"
-#include "decode/model_pose.h"
-#include "decode/pose.h"
-#include "decode/scene_gltf.h"
-#include "decode/xform.h"
-#include "util/bytes.h"
 #include "ccsw.h"
+#include "decode/motion/model_pose.h"
+#include "decode/motion/pose.h"
+#include "decode/motion/xform.h"
+#include "decode/scene/glb.h"
+#include "decode/scene/scene_gltf.h"
+#include "testutil.h"
+#include "util/bytes.h"
 
 #define NEAR(a, b) assert_true(fabs((double)(a) - (double)(b)) < 1e-4)
 
@@ -70,7 +70,7 @@ static void quaternion_matches_matrix(void **state)
 	(void)state;
 	const float r[3] = { 30, -50, 120 }, p[3] = { 0.3f, -2, 5 };
 	float q[4];
-	quat_of_xyz(r, q);
+	xform_quat_of_xyz(r, q);
 	double m[3];
 	turn(r, p, m);
 	/* v' = v + 2w (u x v) + 2 u x (u x v), u = q.xyz */

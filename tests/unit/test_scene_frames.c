@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "testutil.h"
 #include "ccsf/ccsf.h"
 #include "ccsw.h"
-#include "decode/scene_gltf.h"
+#include "decode/scene/scene_gltf.h"
+#include "testutil.h"
 #include "util/bytes.h"
 
 /* A walked file and its bytes (exactly len, for ASan). */

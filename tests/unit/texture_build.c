@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "testutil.h"
 #include "ccsw.h"
-#include "decode/texture.h"
+#include "decode/texture/texture.h"
+#include "testutil.h"
 #include "texture_build.h"
 
 /* ---- helpers ----------------------------------------------------------- */
