@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* tree.c - nodes, arenas, folders built and published, lazy population
+/* tree.c - nodes, folders built and published, lazy population
  * and lookup. */
 #include "config.h"
 
@@ -20,45 +20,6 @@
 #include "util/strbuf.h"
 #include "util/vec.h"
 
-
-/* Nodes and names are freed all at once, at unmount or when their unit
- * goes (unit.c), so they come from arenas: one allocation per arena
- * instead of two per node. */
-struct arena {
-	struct arena *next;
-	size_t used, cap;
-	_Alignas(16) unsigned char mem[];
-};
-
-void *arena_take(struct arena **list, size_t n, size_t chunk, size_t *taken)
-{
-	n = (n + 15) & ~(size_t)15;
-	struct arena *a = *list;
-	*taken = 0;
-	if (!a || a->cap - a->used < n) {
-		size_t cap = n > chunk ? n : chunk;
-		a = malloc(sizeof *a + cap);
-		if (!a)
-			return NULL;
-		a->cap = cap;
-		a->used = 0;
-		a->next = *list;
-		*list = a;
-		*taken = sizeof *a + cap;
-	}
-	void *p = a->mem + a->used;
-	a->used += n;
-	memset(p, 0, n);
-	return p;
-}
-
-void arena_free_all(struct arena *list)
-{
-	for (struct arena *a = list, *next; a; a = next) {
-		next = a->next;
-		free(a);
-	}
-}
 
 struct destroy_hook {
 	struct destroy_hook *next;
@@ -133,26 +94,6 @@ void fs_destroy(struct fs *fs)
 	pthread_cond_destroy(&fs->handed_over);
 	pthread_mutex_destroy(&fs->arena_lock);
 	pthread_mutex_destroy(&fs->walk_lock);
-}
-
-void *fs_alloc(struct fs *fs, size_t n)
-{
-	size_t taken;
-	pthread_mutex_lock(&fs->arena_lock);
-	void *p = arena_take(&fs->arenas, n, ARENA_SIZE, &taken);
-	pthread_mutex_unlock(&fs->arena_lock);
-	if (taken)
-		cache_reserve(fs->cache, taken);
-	return p;
-}
-
-char *fs_strdup(struct fs *fs, const char *s)
-{
-	size_t n = strlen(s) + 1;
-	char *p = fs_alloc(fs, n);
-	if (p)
-		memcpy(p, s, n);
-	return p;
 }
 
 int fs_on_destroy(struct fs *fs, void (*fn)(void *ctx), void *ctx)
@@ -497,3 +438,44 @@ struct node *tree_child(struct fs *fs, struct node *dir, const char *name,
 	return n;
 }
 
+uint64_t tree_handle(struct node *n)
+{
+	if (!n->parent)
+		return 1;
+	if (!n->local)
+		return (uint64_t)(uintptr_t)n;
+	const struct node *root = n->parent;
+	while (!root->u.dir.release)
+		root = root->parent;
+	return UINT64_C(1) << 63 |
+	       (uint64_t)root->u.dir.unit_id <<
+	       (HANDLE_LOCAL_BITS + HANDLE_CHECK_BITS) |
+	       (uint64_t)n->local << HANDLE_CHECK_BITS |
+	       (tree_ino(n) & ((1u << HANDLE_CHECK_BITS) - 1));
+}
+
+struct node *tree_node(struct fs *fs, uint64_t handle)
+{
+	if (handle == 1)
+		return fs->root;
+	if (!(handle >> 63))
+		return (struct node *)(uintptr_t)handle;
+	uint32_t id = (uint32_t)(handle >> (HANDLE_LOCAL_BITS +
+					    HANDLE_CHECK_BITS)) &
+		      ((1u << HANDLE_UNIT_BITS) - 1);
+	uint32_t local = (uint32_t)(handle >> HANDLE_CHECK_BITS) &
+			 ((1u << HANDLE_LOCAL_BITS) - 1);
+	struct node *root = unit_root(fs, id);
+	if (!root)
+		return NULL;
+	/* Made again if it was let go: the same nodes, in the same order. */
+	tree_ready(fs, root);
+	struct node *n = unit_node(fs, root, local);
+	if (n && (tree_ino(n) & ((1u << HANDLE_CHECK_BITS) - 1)) !=
+	    (handle & ((1u << HANDLE_CHECK_BITS) - 1))) {
+		log_error("%s: made again with other contents: a node the "
+			  "kernel knows is gone", root->name);
+		return NULL;
+	}
+	return n;
+}

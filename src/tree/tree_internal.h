@@ -32,6 +32,18 @@ void unit_touch(struct fs *fs, struct node *n);
 /* unit.c: n, just made in folder in, takes the next number of in's
  * unit, if in is in one. */
 void unit_add_node(struct fs *fs, struct node *in, struct node *n);
+/* unit.c: the folder of unit number id, or NULL; the node numbered local
+ * in root's unit as it is populated now, or NULL. */
+struct node *unit_root(struct fs *fs, uint32_t id);
+struct node *unit_node(struct fs *fs, struct node *root, uint32_t local);
+
+/* A handle (tree_handle): the top bit, the unit's number, the node's,
+ * and the low bits of its inode number (tree_node checks them). */
+#define HANDLE_UNIT_BITS 23
+#define HANDLE_LOCAL_BITS 24
+#define HANDLE_CHECK_BITS 16
+_Static_assert(1 + HANDLE_UNIT_BITS + HANDLE_LOCAL_BITS +
+	       HANDLE_CHECK_BITS == 64, "a handle is 64 bits");
 
 /* How many stats that size a file, with no made file opened between,
  * make a listing (fs->stats_unopened): more than readers at once take

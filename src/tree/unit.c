@@ -66,13 +66,6 @@ struct reclaim {
 /* The newest units are never let go, held or not: a reader or a
  * listing is in them, and would only make them again. */
 #define KEEP_NEWEST 2
-/* A handle: the top bit, the unit's number, the node's, and the low
- * bits of its inode number (tree_node checks them). */
-#define HANDLE_UNIT_BITS 23
-#define HANDLE_LOCAL_BITS 24
-#define HANDLE_CHECK_BITS 16
-_Static_assert(1 + HANDLE_UNIT_BITS + HANDLE_LOCAL_BITS +
-	       HANDLE_CHECK_BITS == 64, "a handle is 64 bits");
 
 int reclaim_init(struct fs *fs)
 {
@@ -246,56 +239,6 @@ void unit_touch(struct fs *fs, struct node *n)
 		touch(fs->reclaim, u);
 }
 
-uint64_t tree_handle(struct node *n)
-{
-	if (!n->parent)
-		return 1;
-	if (!n->local)
-		return (uint64_t)(uintptr_t)n;
-	const struct node *root = n->parent;
-	while (!root->u.dir.release)
-		root = root->parent;
-	return UINT64_C(1) << 63 |
-	       (uint64_t)root->u.dir.unit_id <<
-	       (HANDLE_LOCAL_BITS + HANDLE_CHECK_BITS) |
-	       (uint64_t)n->local << HANDLE_CHECK_BITS |
-	       (tree_ino(n) & ((1u << HANDLE_CHECK_BITS) - 1));
-}
-
-struct node *tree_node(struct fs *fs, uint64_t handle)
-{
-	if (handle == 1)
-		return fs->root;
-	if (!(handle >> 63))
-		return (struct node *)(uintptr_t)handle;
-	struct reclaim *r = fs->reclaim;
-	uint32_t id = (uint32_t)(handle >> (HANDLE_LOCAL_BITS +
-					    HANDLE_CHECK_BITS)) &
-		      ((1u << HANDLE_UNIT_BITS) - 1);
-	uint32_t local = (uint32_t)(handle >> HANDLE_CHECK_BITS) &
-			 ((1u << HANDLE_LOCAL_BITS) - 1);
-	pthread_mutex_lock(&r->lock);
-	struct node *root = id && id <= r->nroots ? r->roots[id - 1] : NULL;
-	pthread_mutex_unlock(&r->lock);
-	if (!root || !local)
-		return NULL;
-	/* Made again if it was let go: the same nodes, in the same order. */
-	tree_ready(fs, root);
-	pthread_mutex_lock(&r->lock);
-	struct unit *u = root->u.dir.unit;
-	struct node *n = u && local <= u->count ? u->nodes[local - 1] : NULL;
-	if (n)
-		touch(r, u);
-	pthread_mutex_unlock(&r->lock);
-	if (n && (tree_ino(n) & ((1u << HANDLE_CHECK_BITS) - 1)) !=
-	    (handle & ((1u << HANDLE_CHECK_BITS) - 1))) {
-		log_error("%s: made again with other contents: a node the "
-			  "kernel knows is gone", root->name);
-		return NULL;
-	}
-	return n;
-}
-
 void tree_enter(struct fs *fs)
 {
 	pthread_rwlock_rdlock(&fs->use_lock);
@@ -304,6 +247,28 @@ void tree_enter(struct fs *fs)
 void tree_leave(struct fs *fs)
 {
 	pthread_rwlock_unlock(&fs->use_lock);
+}
+
+struct node *unit_root(struct fs *fs, uint32_t id)
+{
+	struct reclaim *r = fs->reclaim;
+	pthread_mutex_lock(&r->lock);
+	struct node *root = id && id <= r->nroots ? r->roots[id - 1] : NULL;
+	pthread_mutex_unlock(&r->lock);
+	return root;
+}
+
+struct node *unit_node(struct fs *fs, struct node *root, uint32_t local)
+{
+	struct reclaim *r = fs->reclaim;
+	pthread_mutex_lock(&r->lock);
+	struct unit *u = root->u.dir.unit;
+	struct node *n = u && local && local <= u->count ? u->nodes[local - 1]
+						       : NULL;
+	if (n)
+		touch(r, u);
+	pthread_mutex_unlock(&r->lock);
+	return n;
 }
 
 static void free_kids(struct node *dir)
