@@ -39,7 +39,7 @@ mkdir -p "$OUT/obj"
 lib=
 glue=
 check_objs=
-for c in "$SRCDIR"/src/*/*.c; do
+for c in $(find "$SRCDIR/src" -name "*.c" | sort); do
 	o=$OUT/obj/$(basename "$c" .c).o
 	$TSAN_CC $CFLAGS $CPPFLAGS -c "$c" -o "$o" || exit 1
 	case $c in
