@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# soak.sh - the long run of issue 19, not part of `make check`: the
+# soak.sh - the long run, not part of `make check`: the
 # full-size disc's image under SOAK_READERS readers with
 # -o cache_size=SOAK_CACHE, ls -lR loops and a remount every
 # SOAK_REMOUNT seconds, for SOAK_MINUTES; every byte is compared with a

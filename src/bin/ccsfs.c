@@ -26,7 +26,7 @@
 #define DEFAULT_MAX_MEMBER ((size_t)1 << 30)
 /* Longer than the gaps between a listing's requests (ls -lR's were
  * 30-100 us on a 2-core virtual machine); polling 100 us and 2 ms did
- * the same there (doc/performance.md, Stop 41). */
+ * the same there (doc/performance.md, Wake-ups and polling). */
 #define DEFAULT_BUSY_POLL_US 200
 #define MAX_BUSY_POLL_US 100000
 

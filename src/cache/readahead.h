@@ -50,8 +50,8 @@ void readahead_disable(struct readahead *ra);
  * microseconds before it sleeps (0, the default: it sleeps at once): a
  * reader queues the next job about when it is served, and on a virtual
  * machine that halts idle CPUs, waking the worker's CPU for each job
- * cost more than a short poll (doc/performance.md, Stop 41).  Call
- * before serving. */
+ * cost more than a short poll (doc/performance.md, Wake-ups and
+ * polling).  Call before serving. */
 void readahead_poll(struct readahead *ra, unsigned poll_us);
 /* Set before serving. */
 void readahead_guard(struct readahead *ra, readahead_guard_fn guard);

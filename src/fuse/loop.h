@@ -7,7 +7,7 @@
  * a listing's requests, one after another, each woke another thread.  On
  * a fresh ls -lR, where the readahead workers keep both cores busy
  * measuring, that took a third longer than one thread did
- * (doc/performance.md, Stop 39).  Here the thread that served a request
+ * (doc/performance.md, Listings).  Here the thread that served a request
  * reads the next one itself, and another thread takes over the reading
  * only when a request has to wait (util/blocking.h), so that a second
  * reader is not held up behind it.
@@ -25,7 +25,7 @@
  * requester's CPU, and a requester waits for its answer asleep: each
  * request of a listing then paid two wake-ups of an idle CPU, which on a
  * virtual machine that halts idle CPUs (no halt polling) cost more than
- * the request itself (doc/performance.md, Stop 41).
+ * the request itself (doc/performance.md, Wake-ups and polling).
  * 0, or a negative errno when reading the device failed. */
 int loop_serve(struct fuse_session *se, unsigned max_threads,
 	       unsigned poll_us);

@@ -4,8 +4,9 @@
  * A thread that sleeps until the next request or job must be woken by
  * another CPU, and an idle CPU may have halted: on a virtual machine
  * without halt polling, waking it cost more than the work it was woken
- * for (doc/performance.md, Stop 41).  Where the next piece of work is
- * likely to come within microseconds, the thread polls for it first.
+ * for (doc/performance.md, Wake-ups and polling).  Where the next piece
+ * of work is likely to come within microseconds, the thread polls for
+ * it first.
  */
 #ifndef CCSFS_SPIN_H
 #define CCSFS_SPIN_H

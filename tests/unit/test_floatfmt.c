@@ -165,7 +165,7 @@ static void random_floats(void **state)
 	}
 }
 
-/* Runs of consecutive floats where the text changes shape: around 1, the
+/* Runs of consecutive floats where the text changes shape: near 1, the
  * layout's edges, powers of two (the narrower gap below) and the
  * subnormals' start. */
 static void consecutive_floats(void **state)
