@@ -57,7 +57,13 @@ int fs_init(struct fs *fs, size_t cache_size)
 	pthread_cond_init(&fs->handed_over, NULL);
 	pthread_mutex_init(&fs->arena_lock, NULL);
 	pthread_mutex_init(&fs->walk_lock, NULL);
-	pthread_rwlock_init(&fs->use_lock, NULL);
+	/* A writer waiting keeps new readers out (unit.c says why). */
+	pthread_rwlockattr_t ra;
+	pthread_rwlockattr_init(&ra);
+	pthread_rwlockattr_setkind_np(&ra,
+		PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+	pthread_rwlock_init(&fs->use_lock, &ra);
+	pthread_rwlockattr_destroy(&ra);
 	readahead_init(&fs->readahead, fs);
 	readahead_guard(&fs->readahead, use_guard);
 	return 0;

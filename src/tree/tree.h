@@ -251,7 +251,8 @@ void tree_charge(struct fs *fs, struct node *dir, size_t bytes);
 void tree_hold(struct fs *fs, struct node *n, uint64_t count);
 void tree_drop(struct fs *fs, struct node *n, uint64_t count);
 /* Around any use of nodes not held: a FUSE request, a worker's job, a
- * step of ccsfs-check.  Never blocks for long; nests. */
+ * step of ccsfs-check.  Waits only while units are let go; do not nest
+ * (a nested enter may wait for the thread that lets them go). */
 void tree_enter(struct fs *fs);
 void tree_leave(struct fs *fs);
 /* Starts letting units go once they take more than a quarter of the

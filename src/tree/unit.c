@@ -14,9 +14,11 @@
  * nodes, and a second listing is answered from the kernel's caches.
  *
  * Threads that look at nodes hold fs->use_lock for reading (tree_enter);
- * this thread frees only with it held for writing, which it only tries
- * for: it never waits on a reader, and no reader waits on it but for
- * the few microseconds a free takes. */
+ * this thread frees only with it held for writing.  It waits for that at
+ * most EXCLUSIVE_WAIT_MS, and only when some unit can go: new readers
+ * wait meanwhile, so that the readers in the tree (a populate takes a
+ * tenth of a second) leave it; a nested tree_enter, which would wait for
+ * the writer that waits for it, is held up that long at worst. */
 #include "config.h"
 
 #include <errno.h>
@@ -376,25 +378,45 @@ static unsigned free_idle(struct fs *fs, size_t target, unsigned newest)
 	return freed;
 }
 
-/* Takes fs->use_lock for writing if no one holds it within about 10 ms;
- * false when readers kept it (the next round tries again). */
-static bool try_exclusive(struct fs *fs)
+/* How long the thread waits for the readers in the tree to leave it.
+ * The lock prefers a waiting writer, so no reader comes in meanwhile:
+ * past this, the readers go on and the next round tries again (a reader
+ * that entered twice is then only held up this long). */
+#define EXCLUSIVE_WAIT_MS 200
+
+/* Takes fs->use_lock for writing once the readers in the tree now have
+ * left it; false when they took longer. */
+static bool take_exclusive(struct fs *fs)
 {
-	for (int i = 0; i < 50; i++) {
-		if (pthread_rwlock_trywrlock(&fs->use_lock) == 0)
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	t.tv_nsec += EXCLUSIVE_WAIT_MS * 1000000L;
+	t.tv_sec += t.tv_nsec / 1000000000L;
+	t.tv_nsec %= 1000000000L;
+	return pthread_rwlock_clockwrlock(&fs->use_lock, CLOCK_MONOTONIC,
+					  &t) == 0;
+}
+
+/* Under r->lock: whether any unit could go now. */
+static bool any_idle(struct reclaim *r)
+{
+	uint64_t since = newest_since(r, KEEP_NEWEST);
+	for (struct unit *u = r->head; u; u = u->next)
+		if (idle(u, since))
 			return true;
-		nanosleep(&(struct timespec){ 0, 200000 }, NULL);
-	}
 	return false;
 }
 
 /* One round past the budget: frees what is idle down to three quarters
- * of it. */
+ * of it.  A busy tree (two workers and two readers populating members)
+ * is seldom empty of readers: waiting for it is what bounds memory. */
 static void reclaim_round(struct fs *fs)
 {
 	struct reclaim *r = fs->reclaim;
+	if (!any_idle(r))
+		return;
 	pthread_mutex_unlock(&r->lock);
-	bool exclusive = try_exclusive(fs);
+	bool exclusive = take_exclusive(fs);
 	pthread_mutex_lock(&r->lock);
 	if (exclusive) {
 		free_idle(fs, r->budget / 4 * 3, KEEP_NEWEST);

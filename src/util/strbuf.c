@@ -200,6 +200,11 @@ char *sb_reserve_grow(struct strbuf *sb, size_t n)
 	}
 	if (sb->len + n + 1 > sb->cap) {
 		size_t cap = sb->cap ? sb->cap : 256;
+		/* Doubling for appends; a reserve past twice the room is
+		 * taken as asked (a scene's buffer of 8 MiB would be given
+		 * 16 otherwise). */
+		if (cap * 2 < sb->len + n + 1)
+			cap = sb->len + n + 1;
 		while (cap < sb->len + n + 1)
 			cap *= 2;
 		if (!grow(sb, cap)) {

@@ -125,6 +125,12 @@ static inline bool sb_counts_only(const struct strbuf *sb)
 	return sb->measure;
 }
 
+/* The bytes written so far, counted ones included. */
+static inline size_t sb_length(const struct strbuf *sb)
+{
+	return sb->dropped + sb->len;
+}
+
 /* A measuring strbuf counts n more bytes, as if they were appended: a
  * text whose length is summed rather than written line by line. */
 static inline void sb_count(struct strbuf *sb, uint64_t n)

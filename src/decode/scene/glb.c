@@ -158,7 +158,10 @@ void glb_put_list(struct strbuf *json, const char *name,
 	if (!l->count)
 		return;
 	sb_printf(json, ",\"%s\":[", name);
-	sb_append(json, l->text.data, l->text.len);
+	if (sb_counts_only(&l->text))
+		sb_count(json, sb_length(&l->text));
+	else
+		sb_append(json, l->text.data, l->text.len);
 	sb_puts(json, "]");
 }
 
@@ -177,14 +180,15 @@ int glb_finish(struct glb *g, struct strbuf *json, uint8_t **out,
 	glb_put_list(json, "bufferViews", &g->views);
 	glb_put_list(json, "accessors", &g->accessors);
 	sb_puts(json, "}");
-	while (json->len % 4)
+	while (sb_length(json) % 4)
 		sb_puts(json, " ");
 	bin_align(g);
 	size_t blen = bin_len(g);
 	if (json->failed || g->bin.failed || g->views.text.failed ||
-	    g->accessors.text.failed || json->len + blen > UINT32_MAX - 64)
+	    g->accessors.text.failed ||
+	    sb_length(json) + blen > UINT32_MAX - 64)
 		return -ENOMEM;
-	size_t total = 12 + 8 + json->len + (blen ? 8 + blen : 0);
+	size_t total = 12 + 8 + sb_length(json) + (blen ? 8 + blen : 0);
 	if (!out) {
 		*out_len = total;
 		return 0;

@@ -368,6 +368,12 @@ static int build_glb(struct scene_build *b, const struct scene_source *src,
 		*out = NULL;
 	*out_len = 0;
 	b->g.measure = !out;
+	/* Measured, the document's text is only counted: a scene of
+	 * 20,000 nodes would hold megabytes of JSON to tell its length. */
+	if (b->g.measure) {
+		sb_init_measure(&b->g.views.text);
+		sb_init_measure(&b->g.accessors.text);
+	}
 	b->s = src[0].s;
 	b->data = src[0].data;
 	b->len = src[0].len;
@@ -387,6 +393,8 @@ static int build_glb(struct scene_build *b, const struct scene_source *src,
 		rc = -ENOMEM;
 	if (rc == 0) {
 		struct strbuf json = STRBUF_INIT;
+		if (b->g.measure)
+			sb_init_measure(&json);
 		put_document(&json, b);
 		rc = glb_finish(&b->g, &json, out, out_len);
 		sb_free(&json);
