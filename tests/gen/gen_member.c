@@ -230,37 +230,37 @@ static void put_morphers(struct member *s)
 		ccsw_morpher(s->w, s->id[PK_MPH][i], s->id[PK_RIGID][i]);
 }
 
-/* Anime a: two frames, an object controller placing one node, and at
- * frame 1 an F_Morpher record for each morpher m with m % animes == a,
- * its targets at weights from 1/8 to 1. */
+/* Anime a: two frames, an object controller placing the first node
+ * (every Anime of a member drives the same node, so that each clip
+ * poses the whole scene alone), and at frame 1 an F_Morpher record for
+ * every morpher of the member, its targets (t % morphers == m) at
+ * weights from 1/8 to 1. */
 static void put_anime(struct member *s, uint32_t a)
 {
 	const uint32_t *n = s->m->n;
-	uint32_t anm = s->id[PK_ANM][a];
 	struct ccsw_ctl c = { .kind = CCSW_CTL_OBJECT,
-			      .target = s->id[PK_NODE][a * 13 % n[PK_NODE]] };
+			      .target = s->id[PK_NODE][0] };
 	c.field[0].mode = CCSW_CONSTANT;
 	c.field[0].v[0] = (float)(a % 32);
 	c.field[0].v[2] = (float)(a % 7);
-	uint32_t mine = n[PK_MPH] / n[PK_ANM] + 1, k = 0;
-	struct ccsw_frame_rec *r = calloc(mine, sizeof *r);
+	struct ccsw_frame_rec *r = calloc(n[PK_MPH] + 1, sizeof *r);
 	if (!r)
 		die("out of memory");
-	for (uint32_t m = a; m < n[PK_MPH]; m += n[PK_ANM], k++) {
-		r[k].frame = 1;
-		r[k].kind = CCSW_F_MORPHER;
-		r[k].object = s->id[PK_MPH][m];
-		for (uint32_t t = m; t < n[PK_TARGET] && r[k].target_count < 8;
+	for (uint32_t m = 0; m < n[PK_MPH]; m++) {
+		r[m].frame = 1;
+		r[m].kind = CCSW_F_MORPHER;
+		r[m].object = s->id[PK_MPH][m];
+		for (uint32_t t = m; t < n[PK_TARGET] && r[m].target_count < 8;
 		     t += n[PK_MPH]) {
-			r[k].targets[r[k].target_count] = s->id[PK_TARGET][t];
-			r[k].values[r[k].target_count] =
-				(float)(r[k].target_count + 1) / 8;
-			r[k].target_count++;
+			r[m].targets[r[m].target_count] = s->id[PK_TARGET][t];
+			r[m].values[r[m].target_count] =
+				(float)(r[m].target_count + 1) / 8;
+			r[m].target_count++;
 		}
 	}
-	struct ccsw_anime_desc d = { .object = anm, .frames = 2, .loop = a % 2,
-				     .ctl_count = 1, .ctls = &c,
-				     .rec_count = k, .recs = r };
+	struct ccsw_anime_desc d = { .object = s->id[PK_ANM][a], .frames = 2,
+				     .loop = a % 2, .ctl_count = 1, .ctls = &c,
+				     .rec_count = n[PK_MPH], .recs = r };
 	ccsw_anime_write(s->w, &d);
 	free(r);
 }

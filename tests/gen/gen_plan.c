@@ -157,6 +157,11 @@ static void plan_members(struct planner *pl, struct rng *r)
 		pl->big[i] = idx[i] < c->big;
 		for (int k = 0; k < R_COUNT; k++)
 			pl->weight[i][k] = c->weight[k] * rng_range(r, 50, 150);
+		/* A big field or town is big in art and placement too. */
+		if (pl->big[i]) {
+			pl->weight[i][R_ART] *= 4;
+			pl->weight[i][R_PLACE] *= 4;
+		}
 	}
 	free(cls);
 	free(idx);
