@@ -6,7 +6,10 @@
     shape.py ARCHIVE --check         the same; exit 1 unless every count
                                      with a reference is within 10 %
     shape.py ARCHIVE --members       one line per member: its objects by
-                                     prefix, then the chunks by kind
+                                     prefix | the chunks by kind | the
+                                     objects that own a setup chunk (the
+                                     mounted tree's object folders) by
+                                     prefix
 
 Reads the archive itself (gzip members on 2048-byte boundaries) and walks
 each CCSF file with the length rules of doc/formats/ccsf.md: a texture's
@@ -94,10 +97,21 @@ def chunk_length(kind, size, body, at, version):
     return 4 * size
 
 
-def walk(ccs, objects, chunks):
-    """Counts one CCSF file's objects by prefix and chunks by kind."""
+def prefix(name):
+    cut = name.find(b"_")
+    return name[:cut + 1].decode("latin-1") if cut > 0 else "(other)"
+
+
+# Setup chunks whose first word is not an object.
+NOT_OWNED = {0x0001, 0x0002, 0x0003, 0x0005, 0x1700, 0x2200}
+
+
+def walk(ccs, objects, chunks, owners=None):
+    """Counts one CCSF file's objects by prefix and chunks by kind, and
+    into owners the objects that own a setup chunk, by prefix."""
     (version,) = struct.unpack_from("<H", ccs, 0x2c)
     at = 0
+    names, owned, setup = [], set(), True
     while at + 8 <= len(ccs):
         kind, _tag, size = struct.unpack_from("<HHI", ccs, at)
         name = KINDS.get(kind, f"0x{kind:04x}")
@@ -105,15 +119,19 @@ def walk(ccs, objects, chunks):
         if kind == 0x0002:
             files, count = struct.unpack_from("<II", ccs, at + 8)
             base = at + 16 + 32 * files
-            for i in range(1, count):
-                raw = ccs[base + 32 * i:base + 32 * i + 30]
-                n = raw.split(b"\0", 1)[0]
-                cut = n.find(b"_")
-                key = n[:cut + 1].decode("latin-1") if cut > 0 else "(other)"
-                objects[key] = objects.get(key, 0) + 1
+            names = [b""] + [ccs[base + 32 * i:base + 32 * i + 30].split(
+                b"\0", 1)[0] for i in range(1, count)]
+            for n in names[1:]:
+                objects[prefix(n)] = objects.get(prefix(n), 0) + 1
+        elif setup and kind not in NOT_OWNED:
+            owned.add(struct.unpack_from("<I", ccs, at + 8)[0])
+        setup = setup and kind != 0x0005
         at += 8 + chunk_length(kind, size, ccs, at + 8, version)
     if at != len(ccs):
         raise SystemExit(f"walk ends at {at} of {len(ccs)}")
+    for i in owned:
+        if owners is not None and 0 < i < len(names):
+            owners[prefix(names[i])] = owners.get(prefix(names[i]), 0) + 1
 
 
 def line(name, count, ref):
@@ -130,8 +148,8 @@ def main(argv):
     per_member = "--members" in argv
     objects, chunks, n = {}, {}, 0
     for name, ccs in members(argv[1]):
-        mo, mc = {}, {}
-        walk(ccs, mo, mc)
+        mo, mc, mw = {}, {}, {}
+        walk(ccs, mo, mc, mw)
         n += 1
         for d, m in ((objects, mo), (chunks, mc)):
             for k, v in m.items():
@@ -139,7 +157,8 @@ def main(argv):
         if per_member:
             print(name, sum(mo.values()), " ".join(
                 f"{k}{v}" for k, v in sorted(mo.items())), "|", " ".join(
-                f"{k}:{v}" for k, v in sorted(mc.items())))
+                f"{k}:{v}" for k, v in sorted(mc.items())), "|", " ".join(
+                f"{k}{v}" for k, v in sorted(mw.items())))
     good = True
     rows = [line("members", n, MEMBERS)]
     rows.append((f"objects        {sum(objects.values()):9d}", True))
