@@ -30,7 +30,7 @@ static uint32_t *ids(struct member *s, enum plan_kind k)
 /* As the disc's: ~94 % of textures 8-bit, mip levels in half of them.
  * 64 to 256 a side (most 256) and noisy but one in forty: with the
  * models' 20 to 790 vertices a mmat, that makes DATA.BIN the real one's
- * size, ~137 MB compressed and ~336 MB inflated at level 1. */
+ * size, ~138 MB compressed and ~338 MB inflated at level 1. */
 static void put_texture(struct member *s, uint32_t i)
 {
 	struct rng *r = &s->r;
