@@ -4,8 +4,8 @@
  *   ccsgen sample DIR [--raw RAWDIR] [--exes EXEDIR]
  *                                        a small disc covering every case
  *   ccsgen broken FILE [--raw RAWDIR]    an archive of broken members
- *   ccsgen full DIR [--members N] [--level L] [--exes EXEDIR]
- *                   [--cutscene-frames F]
+ *   ccsgen full DIR [--shape real|small] [--members N] [--level L]
+ *                   [--exes EXEDIR] [--cutscene-frames F]
  *                                        the benchmark-sized disc
  *   ccsgen ccs OUT [--version V]         one CCSF file with every kind
  *   ccsgen dbmod DIR                     DBnnMOD.BIN model databases
@@ -13,7 +13,7 @@
  * Output is deterministic: every choice comes from fixed seeds, so the
  * same command writes the same bytes on every run and machine.
  */
-#include "gen.h"
+#include "gen_shape.h"
 
 /* ---- the full-size disc ---- */
 
@@ -57,7 +57,47 @@ static struct ccsw *full_scene(const char *stem, struct rng *r)
 	return w;
 }
 
-static int cmd_full(const char *dir, unsigned members, int level,
+/* DATA.BIN's members: the real shape's plan (gen_plan.c), the first
+ * `members` of it when given; or the small shape, `members` (1000)
+ * scenes of kits.  Returns how many were written. */
+static unsigned put_data_members(struct archive_out *ao, bool real,
+				 unsigned members, struct rng *r)
+{
+	if (!real) {
+		const size_t np = sizeof full_prefixes / sizeof full_prefixes[0];
+		if (!members)
+			members = 1000;
+		for (unsigned i = 0; i < members; i++) {
+			char stem[24], fname[32];
+			snprintf(stem, sizeof stem, "%s%03u",
+				 full_prefixes[i % np], i / (unsigned)np);
+			snprintf(fname, sizeof fname, "%s.cmp", stem);
+			put_scene(ao, fname, full_scene(stem, r), rng_mtime(r));
+		}
+		return members;
+	}
+	struct disc_plan plan;
+	plan_disc(&plan);
+	if (!members || members > plan.count)
+		members = (unsigned)plan.count;
+	for (unsigned i = 0; i < members; i++) {
+		const struct member_plan *m = &plan.m[i];
+		uint32_t mtime = rng_mtime(r);
+		if (m->framebuf) {
+			sample_framebuf(ao, mtime);
+			continue;
+		}
+		char fname[32];
+		size_t len;
+		snprintf(fname, sizeof fname, "%s.cmp", m->stem);
+		uint8_t *data = plan_scene(m, &len);
+		archive_put(ao, fname, data, len, mtime, GZW_GOOD, "ok");
+	}
+	plan_free(&plan);
+	return members;
+}
+
+static int cmd_full(const char *dir, bool real, unsigned members, int level,
 		    const char *exes, uint32_t last_frames)
 {
 	double t0 = seconds_now();
@@ -69,17 +109,9 @@ static int cmd_full(const char *dir, unsigned members, int level,
 	char *path = xasprintf("%s/DATA/DATA.BIN", dir);
 	archive_open(&ao, path, NULL, level);
 	ao.index = &index;
-	const size_t np = sizeof full_prefixes / sizeof full_prefixes[0];
-	for (unsigned i = 0; i < members; i++) {
-		char stem[24], fname[32];
-		snprintf(stem, sizeof stem, "%s%03u", full_prefixes[i % np],
-			 i / (unsigned)np);
-		snprintf(fname, sizeof fname, "%s.cmp", stem);
-		put_scene(&ao, fname, full_scene(stem, &r), rng_mtime(&r));
-	}
+	unsigned data_members = put_data_members(&ao, real, members, &r);
 	uint64_t data_inflated = ao.inflated;
 	uint64_t data_size = archive_close(&ao);
-	unsigned data_members = members;
 	free(path);
 	write_exes(dir, exes, &index);
 
@@ -97,6 +129,7 @@ static int cmd_full(const char *dir, unsigned members, int level,
 	uint64_t str_size = archive_close(&ao);
 	free(path);
 
+	printf("shape             %s\n", real ? "real" : "small");
 	printf("DATA/DATA.BIN     %u members, %llu bytes compressed "
 	       "(archive), %llu inflated\n", data_members,
 	       (unsigned long long)data_size,
@@ -183,9 +216,11 @@ static void usage(FILE *to)
 	      "      STREAM/STR1.BIN (a cutscene pair with audio)\n"
 	      "  ccsgen broken FILE [--raw RAWDIR]\n"
 	      "      one archive of broken members; prints what each is\n"
-	      "  ccsgen full DIR [--members N] [--level L] [--exes EXEDIR]\n"
-	      "                  [--cutscene-frames F]\n"
-	      "      the benchmark disc (default 1000 members, level 1)\n"
+	      "  ccsgen full DIR [--shape real|small] [--members N] [--level L]\n"
+	      "                  [--exes EXEDIR] [--cutscene-frames F]\n"
+	      "      the benchmark disc, level 1 by default: the real disc's\n"
+	      "      shape (1,023 members, ~316,000 objects; N: the first N),\n"
+	      "      or the small one (N members of kits, 1000 by default)\n"
 	      "  ccsgen ccs OUT [--version V]\n"
 	      "      one uncompressed CCSF file with every kind (V: 0x100)\n"
 	      "  ccsgen dbmod DIR\n"
@@ -221,7 +256,8 @@ int main(int argc, char **argv)
 	}
 	const char *cmd = argv[1], *target = argv[2];
 	const char *raw = NULL, *exes = NULL;
-	unsigned long members = 1000, level = 1, version = 0x100;
+	unsigned long members = 0, level = 1, version = 0x100;
+	bool real = true;
 	unsigned long last_frames = 500;
 	for (int i = 3; i < argc; i++) {
 		const char *opt = argv[i];
@@ -234,6 +270,12 @@ int main(int argc, char **argv)
 			exes = val;
 		else if (!strcmp(opt, "--members"))
 			members = parse_number(val, "member count", 100000);
+		else if (!strcmp(opt, "--shape") && !strcmp(val, "real"))
+			real = true;
+		else if (!strcmp(opt, "--shape") && !strcmp(val, "small"))
+			real = false;
+		else if (!strcmp(opt, "--shape"))
+			die("bad shape '%s' (real or small)", val);
 		else if (!strcmp(opt, "--level"))
 			level = parse_number(val, "level", 9);
 		else if (!strcmp(opt, "--cutscene-frames"))
@@ -248,7 +290,7 @@ int main(int argc, char **argv)
 	if (!strcmp(cmd, "broken"))
 		return cmd_broken(target, raw);
 	if (!strcmp(cmd, "full"))
-		return cmd_full(target, (unsigned)members, (int)level,
+		return cmd_full(target, real, (unsigned)members, (int)level,
 				exes, (uint32_t)last_frames);
 	if (!strcmp(cmd, "ccs"))
 		return cmd_ccs(target, (uint16_t)version);

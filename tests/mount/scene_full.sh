@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# scene_full.sh - every scene.glb of the full-size synthetic disc (about a
-# thousand scenes, 560 MB of glTF) through the Khronos validator and the
+# scene_full.sh - every scene.glb of the full-size synthetic disc (the real
+# disc's shape: a thousand scenes of 3 to 19,000 objects, 460 MB of glTF
+# in DATA.BIN) through the Khronos validator and the
 # independent reader, glbcheck.py: no error, every mesh where the game's
 # pose puts it; every cutscene (one of 18,000 frames) through cutcheck.py,
 # its time and the daemon's peak memory.  scene.sh does the same for the
