@@ -22,6 +22,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -65,6 +66,10 @@ struct reclaim {
  * a small cache does not make the kernel forget each member it was
  * just handed (fuse/push.c). */
 #define UNIT_BUDGET_MIN (4u << 20)
+/* How soon a round past the budget is tried again, and how often the
+ * heaps are trimmed otherwise. */
+#define RETRY_MS 50
+#define TRIM_EVERY_MS 1000
 /* The newest units are never let go, held or not: a reader or a
  * listing is in them, and would only make them again. */
 #define KEEP_NEWEST 2
@@ -424,27 +429,51 @@ static void reclaim_round(struct fs *fs)
 	}
 }
 
+/* Under r->lock: releases the free pages in malloc's heaps when values
+ * or units were freed since the last time.  The cache's small values
+ * (made texts) come and go in the heap, and what they leave is resident
+ * until trimmed: 17-27 MiB of a 64M mount's walk of the real disc. */
+static void trim_freed(struct fs *fs, uint64_t *seen)
+{
+	struct reclaim *r = fs->reclaim;
+	struct cache_stats cs;
+	cache_stats(fs->cache, &cs);
+	uint64_t freed = cs.evictions + r->released;
+	if (freed == *seen)
+		return;
+	*seen = freed;
+	pthread_mutex_unlock(&r->lock);
+	malloc_trim(0);
+	pthread_mutex_lock(&r->lock);
+}
+
+/* An absolute time ms from now, for pthread_cond_timedwait. */
+static struct timespec after_ms(long ms)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_REALTIME, &t);
+	t.tv_nsec += ms * 1000000L;
+	t.tv_sec += t.tv_nsec / 1000000000L;
+	t.tv_nsec %= 1000000000L;
+	return t;
+}
+
 static void *reclaim_main(void *arg)
 {
 	struct fs *fs = arg;
 	struct reclaim *r = fs->reclaim;
+	uint64_t seen = 0;
 	pthread_mutex_lock(&r->lock);
 	while (!r->stopping) {
-		if (r->bytes <= r->budget) {
-			pthread_cond_wait(&r->wake, &r->lock);
-			continue;
-		}
-		reclaim_round(fs);
+		if (r->bytes > r->budget)
+			reclaim_round(fs);
+		trim_freed(fs, &seen);
 		/* Still past it: readers held the lock, or what is left is
-		 * held or newest; look again soon. */
-		struct timespec t;
-		clock_gettime(CLOCK_REALTIME, &t);
-		t.tv_nsec += 50 * 1000000L;
-		if (t.tv_nsec >= 1000000000L) {
-			t.tv_sec++;
-			t.tv_nsec -= 1000000000L;
-		}
-		if (!r->stopping && r->bytes > r->budget)
+		 * held or newest; look again soon.  Else wait for a charge,
+		 * trimming now and then. */
+		struct timespec t = after_ms(r->bytes > r->budget ?
+					     RETRY_MS : TRIM_EVERY_MS);
+		if (!r->stopping)
 			pthread_cond_timedwait(&r->wake, &r->lock, &t);
 	}
 	pthread_mutex_unlock(&r->lock);
