@@ -78,13 +78,13 @@ static bool ends_with(const char *s, const char *tail)
 static void check_head(const struct node *n, const uint8_t *p, size_t len,
 		       uint64_t size)
 {
-	if (ends_with(n->name, ".png") &&
+	if (ends_with(tree_name(n), ".png") &&
 	    (len < 8 || memcmp(p, "\x89PNG\r\n\x1a\n", 8) != 0))
 		abort();
-	if (ends_with(n->name, ".glb") &&
+	if (ends_with(tree_name(n), ".glb") &&
 	    (len < 12 || memcmp(p, "glTF", 4) || rd_u32le(p + 8) != size))
 		abort();
-	if (ends_with(n->name, ".wav") &&
+	if (ends_with(tree_name(n), ".wav") &&
 	    (len < 12 || memcmp(p, "RIFF", 4) || rd_u32le(p + 4) + 8 != size))
 		abort();
 }
@@ -128,8 +128,8 @@ static void make_file(struct fs *fs, struct node *n, char *buf)
 	/* Measured by the listing: the same code makes it, so it cannot
 	 * fail where the measure did not (the tree fails a file whose
 	 * bytes differ from its measure with EIO). */
-	bool measured = n->file_kind == FILE_MADE && n->u.made.measures &&
-			atomic_load(&n->size) != SIZE_UNKNOWN;
+	bool measured = tree_made_measures(n) &&
+			tree_size(n) != SIZE_UNKNOWN;
 	int rc = tree_stat(fs, n, &st);
 	if (rc == 0)
 		rc = tree_open(fs, n, &fd);
@@ -154,14 +154,14 @@ static void walk(struct fs *fs, struct node *dir, char *buf, int depth)
 		abort();
 	if (tree_ready(fs, dir) < 0)
 		return;
-	for (uint32_t i = 0; i < dir->u.dir.nkids; i++) {
-		struct node *k = dir->u.dir.kids[i];
+	for (uint32_t i = 0; i < tree_kid_count(dir); i++) {
+		struct node *k = tree_kid_at(dir, i);
 		struct stat st;
-		if (k->type == NODE_DIR)
+		if (tree_is_dir(k))
 			walk(fs, k, buf, depth + 1);
-		else if (k->type == NODE_FILE && buf)
+		else if (tree_is_file(k) && buf)
 			make_file(fs, k, buf);
-		else if (k->type == NODE_FILE)
+		else if (tree_is_file(k))
 			(void)tree_stat(fs, k, &st);
 	}
 }

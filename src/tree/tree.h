@@ -73,85 +73,62 @@ struct view_ops {
 
 #define SIZE_UNKNOWN UINT64_MAX
 
-struct node {
-	const char *name;
-	struct node *parent;
-	/* What stat says: a hash of the path (tree_ino), made on first use,
-	 * so the same file has the same number on every mount and after
-	 * its folder was let go and made again.  0 until then. */
-	_Atomic uint64_t ino;
-	uint8_t type;           /* enum node_type */
-	uint8_t file_kind;      /* enum file_kind */
-	/* Listed before its mtime (a folder) or size (a file) is known:
-	 * fs->settle learns them on the first stat, and a listing leaves
-	 * them out.  Cleared once, after they are written. */
-	atomic_bool unsettled;
-	/* Its place among its parent's kids, set when they are published
-	 * (they never move after): the listing hints step from folder to
-	 * folder by it, not by a search of names. */
-	uint32_t place;
-	/* Its number in its unit, from 1 (0: in none): with the unit's,
-	 * it names the node to the kernel (tree_handle). */
-	uint32_t local;
-	time_t mtime;
-	_Atomic uint64_t size;  /* files; SIZE_UNKNOWN until first made */
-	union {
-		struct {
-			struct node **kids;     /* sorted by name */
-			uint32_t nkids;
-			uint32_t nsubdirs;
-			_Atomic int state;
-			/* Listed and its files measured ahead of a listing
-			 * (ls -l): reading it tells the listing goes on, and
-			 * the workers take the farthest of the next
-			 * TREE_LIST_AHEAD folders not listed yet. */
-			atomic_bool listed_ahead;
-			/* A folder below it was listed, or a file below it
-			 * opened or made: its member is in use (handoff.c). */
-			atomic_bool used_below;
-			/* Populating it costs (a member's inflate and walk):
-			 * a listing that goes through such folders in order
-			 * has the next ones populated ahead. */
-			bool costly;
-			int error;              /* a failed populate */
-			populate_fn populate;
-			void *ctx;
-			/* A unit's folder (dir_make_unit): its release, and
-			 * the unit while it is populated. */
-			release_fn release;
-			bool keep;
-			uint32_t unit_id;
-			struct unit *unit;
-		} dir;
-		struct {
-			const char *path;       /* on the host */
-		} host;
-		struct blob blob;               /* bytes inside an open image */
-		struct {
-			const struct view_ops *ops;
-			void *source;
-			uint64_t offset;
-			bool whole;     /* the member itself: intact or EIO */
-			/* Under fs->lock (handoff.c): opened by a reader,
-			 * and handed to the kernel. */
-			bool opened, handed;
-		} view;
-		struct {
-			produce_fn produce;
-			void *ctx;
-			uint32_t arg;
-			_Atomic bool measuring; /* a thread counts its size */
-			bool measures;          /* produce takes data NULL */
-		} made;
-		struct {
-			stream_fn read;
-			void *ctx;
-		} stream;
-		struct {
-			const char *target;
-		} link;
-	} u;
-};
+/* ---- what the layers above learn of a node ----
+ *
+ * struct node is the tree's own; these read and mark it. */
+/* What one node takes of the memory of the tree or its unit. */
+size_t tree_node_bytes(void);
+const char *tree_name(const struct node *n);
+/* NULL for the root. */
+struct node *tree_parent(const struct node *n);
+bool tree_is_dir(const struct node *n);
+bool tree_is_file(const struct node *n);
+bool tree_is_link(const struct node *n);
+time_t tree_mtime(const struct node *n);
+/* A file's size: SIZE_UNKNOWN until it is learnt. */
+uint64_t tree_size(const struct node *n);
+/* Whether stat can answer without making anything: not a file, or a
+ * file whose size is known. */
+bool tree_size_known(const struct node *n);
+/* Listed before its attributes are known (fs->settle learns them). */
+bool tree_unsettled(const struct node *n);
+/* A view's marks on nodes it made, before or while fs->settle runs. */
+void node_set_mtime(struct node *n, time_t mtime);
+void node_set_size(struct node *n, uint64_t size);
+void node_set_unsettled(struct node *n, bool unsettled);
+
+/* A folder's kids, sorted by name, once tree_kids_ready allows. */
+uint32_t tree_kid_count(const struct node *dir);
+struct node *tree_kid_at(const struct node *dir, uint32_t i);
+/* How many of its kids are folders (its link count less two). */
+uint32_t tree_subdir_count(const struct node *dir);
+/* The ctx a folder's populate was given. */
+void *tree_dir_ctx(const struct node *dir);
+/* Whether n is a folder that populate fills. */
+bool tree_dir_populated_by(const struct node *n, populate_fn populate);
+/* Populating dir costs (a member's inflate and walk): a listing that
+ * goes through such folders in order has the next ones populated
+ * ahead. */
+void dir_set_costly(struct node *dir, bool costly);
+/* Whether dir was listed ahead of a listing; the mark the workers set
+ * (ahead.c). */
+bool tree_listed_ahead(const struct node *dir);
+void dir_set_listed_ahead(struct node *dir);
+
+/* A made file's producer's ctx and arg (dir_add_made). */
+void *tree_made_ctx(const struct node *file);
+uint32_t tree_made_arg(const struct node *file);
+/* Whether n is a made file whose producer can measure it
+ * (dir_add_measured). */
+bool tree_made_measures(const struct node *n);
+/* A streamed file's ctx (dir_add_stream). */
+void *tree_stream_ctx(const struct node *file);
+/* A view's source, offset and whole, as dir_add_view was given them. */
+void *tree_view_source(const struct node *view);
+uint64_t tree_view_offset(const struct node *view);
+bool tree_view_whole(const struct node *view);
+/* What a link points to. */
+const char *tree_link_target(const struct node *link);
 
 /* See tree_on_evicted. */
 typedef void (*tree_evicted_fn)(void *ctx, struct node *file,

@@ -90,9 +90,9 @@ enum db_file { DB_LIST, DB_BIN, DB_TXT, DB_OBJ, DB_MTL, DB_ERROR };
 
 static int produce(struct fs *fs, struct node *n, uint8_t **data, size_t *len)
 {
-	struct dbdir *d = n->u.made.ctx;
-	size_t pos = n->u.made.arg / 8;
-	enum db_file file = n->u.made.arg % 8;
+	struct dbdir *d = tree_made_ctx(n);
+	size_t pos = tree_made_arg(n) / 8;
+	enum db_file file = tree_made_arg(n) % 8;
 	struct cache_ref ref;
 	struct dbmod db;
 	struct reason why = { "" };
@@ -167,7 +167,7 @@ static void add_model(struct dir_builder *b, struct dbdir *d,
 
 static int populate(struct fs *fs, struct node *dir)
 {
-	struct dbdir *d = dir->u.dir.ctx;
+	struct dbdir *d = tree_dir_ctx(dir);
 	d->dir = dir;
 	struct cache_ref ref;
 	struct dbmod db;
@@ -180,11 +180,11 @@ static int populate(struct fs *fs, struct node *dir)
 	}
 	struct dir_builder b;
 	dir_builder_init(&b, fs, dir);
-	dir_add_made(&b, "models.txt", dir->mtime, produce, d,
+	dir_add_made(&b, "models.txt", tree_mtime(dir), produce, d,
 		     (uint32_t)DB_ARG(0, DB_LIST));
 	for (size_t pos = 0; pos < db.count; pos++)
 		if (db.entries[pos].present && !db.entries[pos].duplicate)
-			add_model(&b, d, &db, pos, dir->mtime);
+			add_model(&b, d, &db, pos, tree_mtime(dir));
 	dbmod_close(&db);
 	cache_put(fs->cache, &ref);
 	return dir_publish(&b);

@@ -164,14 +164,14 @@ int member_bytes(struct fs *fs, struct member *m, struct cache_ref *ref)
 int member_text(struct fs *fs, struct node *n, member_text_fn fn,
 		uint8_t **data, size_t *len)
 {
-	struct member *m = n->u.made.ctx;
+	struct member *m = tree_made_ctx(n);
 	struct cache_ref ref;
 	int rc = member_bytes(fs, m, &ref);
 	if (rc < 0)
 		return rc;
 	struct strbuf sb;
 	tree_made_text_init(n, data, &sb);
-	rc = fn(m, ref.data, ref.len, n->u.made.arg, &sb);
+	rc = fn(m, ref.data, ref.len, tree_made_arg(n), &sb);
 	cache_put(fs->cache, &ref);
 	if (rc < 0) {
 		sb_free(&sb);
@@ -190,15 +190,15 @@ static bool member_intact(struct fs *fs, struct member *m)
 
 static int view_bytes(struct fs *fs, struct node *view, struct cache_ref *ref)
 {
-	struct member *m = view->u.view.source;
+	struct member *m = tree_view_source(view);
 	int rc = member_bytes(fs, m, ref);
 	if (rc < 0)
 		return rc;
 	/* member_bytes refuses bytes shorter than the walk, which laid out
 	 * every view, so this holds; it guards tree_bytes' arithmetic. */
-	bool fits = ref->len >= view->u.view.offset &&
-		    ref->len - view->u.view.offset >= atomic_load(&view->size);
-	if (!fits || (view->u.view.whole && !member_intact(fs, m))) {
+	bool fits = ref->len >= tree_view_offset(view) &&
+		    ref->len - tree_view_offset(view) >= tree_size(view);
+	if (!fits || (tree_view_whole(view) && !member_intact(fs, m))) {
 		cache_put(fs->cache, ref);
 		return -EIO;
 	}
@@ -207,10 +207,10 @@ static int view_bytes(struct fs *fs, struct node *view, struct cache_ref *ref)
 
 static int view_open(struct fs *fs, struct node *view)
 {
-	struct member *m = view->u.view.source;
+	struct member *m = tree_view_source(view);
 	/* A view exists only once its member was inflated and walked, so
 	 * the outcome is known. */
-	return view->u.view.whole && !member_intact(fs, m) ? -EIO : 0;
+	return tree_view_whole(view) && !member_intact(fs, m) ? -EIO : 0;
 }
 
 const struct view_ops member_view_ops = { view_bytes, view_open };
@@ -221,7 +221,7 @@ const struct view_ops member_view_ops = { view_bytes, view_open };
 static int produce_error_text(struct fs *fs, struct node *n, uint8_t **data,
 			      size_t *len)
 {
-	struct member *m = n->u.made.ctx;
+	struct member *m = tree_made_ctx(n);
 	struct strbuf sb = STRBUF_INIT;
 	pthread_mutex_lock(&fs->lock);
 	int irc = m->inflate_rc;
@@ -256,7 +256,7 @@ static int produce_scene_text(struct fs *fs, struct node *n, uint8_t **data,
 			      size_t *len)
 {
 	(void)fs;
-	struct member *m = n->u.made.ctx;
+	struct member *m = tree_made_ctx(n);
 	const struct ccsf_scene *s = &m->scene;
 	struct strbuf sb = STRBUF_INIT;
 	sb_puts(&sb, "name: ");
@@ -299,7 +299,7 @@ static const char *scene_object_name_cb(void *ctx, uint32_t index)
 static int produce_scene_glb(struct fs *fs, struct node *n, uint8_t **data,
 			     size_t *len)
 {
-	struct member *m = n->u.made.ctx;
+	struct member *m = tree_made_ctx(n);
 	struct cache_ref ref;
 	int rc = member_bytes(fs, m, &ref);
 	if (rc < 0)
@@ -471,7 +471,7 @@ static int add_objects(struct fs *fs, struct member *m, struct dir_builder *b,
 
 int member_populate(struct fs *fs, struct node *dir)
 {
-	struct member *m = dir->u.dir.ctx;
+	struct member *m = tree_dir_ctx(dir);
 	member_check(fs, m);    /* its files take its header's mtime */
 	time_t t = m->e->header.mtime;
 	struct cache_ref ref;
@@ -533,7 +533,7 @@ int member_populate(struct fs *fs, struct node *dir)
 void member_release(struct fs *fs, struct node *dir)
 {
 	(void)fs;
-	struct member *m = dir->u.dir.ctx;
+	struct member *m = tree_dir_ctx(dir);
 	ccsf_scene_free(&m->scene);
 	memset(&m->scene, 0, sizeof m->scene);
 	cutscene_audio_free(&m->audio);

@@ -108,7 +108,7 @@ static void add_host_entry(struct dir_builder *b, const struct host_dir *hd,
 
 static int populate_host_dir(struct fs *fs, struct node *dir)
 {
-	const struct host_dir *hd = dir->u.dir.ctx;
+	const struct host_dir *hd = tree_dir_ctx(dir);
 	const char *dirpath = hd->path;
 	DIR *d = opendir(dirpath);
 	if (!d) {
@@ -222,7 +222,7 @@ static void add_iso_entry(struct dir_builder *b, const struct iso_dir *parent,
 
 static int populate_iso_dir(struct fs *fs, struct node *dir)
 {
-	const struct iso_dir *d = dir->u.dir.ctx;
+	const struct iso_dir *d = tree_dir_ctx(dir);
 	struct iso_listing l;
 	int rc = iso_list(d->img, &d->entry, &l);
 	if (rc < 0) {

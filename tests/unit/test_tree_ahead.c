@@ -37,7 +37,7 @@ static int populate_empty(struct fs *fs, struct node *dir)
 /* A kid has a folder of its own, as a member has its objects'. */
 static int populate_kid(struct fs *fs, struct node *dir)
 {
-	struct kid *k = dir->u.dir.ctx;
+	struct kid *k = tree_dir_ctx(dir);
 	atomic_store(&k->by_worker, readahead_on_worker());
 	atomic_store(&k->populated, true);
 	struct dir_builder b;
@@ -50,7 +50,7 @@ static int populate_kid(struct fs *fs, struct node *dir)
  * member's does. */
 static int populate_group(struct fs *fs, struct node *dir)
 {
-	struct kid *kids = dir->u.dir.ctx;
+	struct kid *kids = tree_dir_ctx(dir);
 	struct dir_builder b;
 	dir_builder_init(&b, fs, dir);
 	for (int i = 0; i < KIDS; i++) {
@@ -59,7 +59,7 @@ static int populate_group(struct fs *fs, struct node *dir)
 		struct node *n = dir_add_dir(&b, name, 0, populate_kid,
 					     &kids[i]);
 		assert_non_null(n);
-		n->u.dir.costly = kids == costly;
+		dir_set_costly(n, kids == costly);
 	}
 	return dir_publish(&b);
 }
@@ -103,7 +103,7 @@ static int produce_marked(struct fs *fs, struct node *file, uint8_t **data,
 			  size_t *len)
 {
 	(void)fs;
-	atomic_store(&made[file->u.made.arg], true);
+	atomic_store(&made[tree_made_arg(file)], true);
 	*data = malloc(1);
 	if (!*data)
 		return -ENOMEM;
@@ -117,7 +117,7 @@ static int populate_object(struct fs *fs, struct node *dir)
 	struct dir_builder b;
 	dir_builder_init(&b, fs, dir);
 	dir_add_made(&b, "f.png", 0, produce_marked, NULL,
-		     (uint32_t)(uintptr_t)dir->u.dir.ctx);
+		     (uint32_t)(uintptr_t)tree_dir_ctx(dir));
 	return dir_publish(&b);
 }
 
@@ -128,7 +128,7 @@ static int populate_object(struct fs *fs, struct node *dir)
 
 static int populate_member(struct fs *fs, struct node *dir)
 {
-	uintptr_t m = (uintptr_t)dir->u.dir.ctx;
+	uintptr_t m = (uintptr_t)tree_dir_ctx(dir);
 	struct dir_builder b;
 	dir_builder_init(&b, fs, dir);
 	for (unsigned i = 0; i < OTHERS; i++) {
@@ -340,10 +340,10 @@ static void wide_kids(struct fs *fs, struct node *w[WIDE])
 static void open_listed(struct fs *fs, struct node *w[WIDE], int i,
 			int until)
 {
-	atomic_store(&w[i]->u.dir.listed_ahead, true);
+	dir_set_listed_ahead(w[i]);
 	assert_int_equal(tree_dir_open(fs, w[i]), 0);
 	for (int t = 0; t < 5000 &&
-	     !atomic_load(&w[until]->u.dir.listed_ahead); t++)
+	     !tree_listed_ahead(w[until]); t++)
 		usleep(1000);
 	usleep(100000);
 }
@@ -357,9 +357,9 @@ static void assert_listed(struct node *w[WIDE], int lo, int hi, int lo2,
 		bool want = (i >= lo && i <= hi) || (i >= lo2 && i <= hi2);
 		for (const int *o = opened; *o >= 0; o++)
 			want = want || i == *o;
-		if (atomic_load(&w[i]->u.dir.listed_ahead) != want)
+		if (tree_listed_ahead(w[i]) != want)
 			fail_msg("w%03d: listed %d, want %d", i,
-				 (int)atomic_load(&w[i]->u.dir.listed_ahead),
+				 (int)tree_listed_ahead(w[i]),
 				 (int)want);
 	}
 }
@@ -421,7 +421,7 @@ static void link_counts_do_not_depend_on_population(void **state)
 	struct node *k = child(fs, g, "k00");
 	assert_int_equal(links_of(fs, k), 1);
 	assert_int_equal(tree_ready(fs, k), 0);
-	assert_int_equal(k->u.dir.nsubdirs, 1);
+	assert_int_equal(tree_subdir_count(k), 1);
 	assert_int_equal(links_of(fs, k), 1);
 	assert_int_equal(links_of(fs, g), 1);
 	assert_int_equal(links_of(fs, child(fs, fs->root, "made")), 4);

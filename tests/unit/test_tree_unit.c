@@ -69,7 +69,7 @@ static int populate_root(struct fs *fs, struct node *root)
 	struct dir_builder b;
 	dir_builder_init(&b, fs, root);
 	char name[32];
-	intptr_t count = (intptr_t)root->u.dir.ctx;
+	intptr_t count = (intptr_t)tree_dir_ctx(root);
 	for (intptr_t i = 0; i < count; i++) {
 		snprintf(name, sizeof name, "unit%03d", (int)i);
 		struct node *u = dir_add_dir(&b, name, 0, populate_unit, NULL);
@@ -117,7 +117,7 @@ static void held_unit_stays_idle_one_goes(void **state)
 	struct node *deep = walk(&fs, fs.root, "unit000/sub/deep0007");
 	assert_non_null(deep);
 	assert_int_equal(populated, 1);
-	assert_true(reserved(&fs) > before + FILES * sizeof(struct node));
+	assert_true(reserved(&fs) > before + FILES * tree_node_bytes());
 	uint64_t ino = tree_ino(deep);
 
 	tree_hold(&fs, deep, 2);
