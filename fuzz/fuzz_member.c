@@ -113,7 +113,7 @@ static int64_t read_file(struct fs *fs, struct node *n, int fd, char *buf,
 				return rc;
 			if (total == 0)
 				check_head(n, p, len, size);
-			cache_put(fs->cache, &ref);
+			cache_put(fs_cache(fs), &ref);
 		}
 		if (len == 0)
 			return (int64_t)total;
@@ -176,30 +176,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int fd = glen ? fuzz_memfd(NULL, 0, g, glen) : -1;
 	free(g);
 	char *buf = malloc(READ_CHUNK);
-	struct fs fs;
-	if (fd < 0 || !buf || fs_init(&fs, MOUNT_CACHE_SIZE) < 0) {
+	struct fs *fs = fd >= 0 && buf ? fs_new(MOUNT_CACHE_SIZE) : NULL;
+	if (!fs) {
 		if (fd >= 0)
 			close(fd);
 		free(buf);
 		return 0;
 	}
-	fs.max_member = MOUNT_MAX_MEMBER;
+	fs_set_max_member(fs, MOUNT_MAX_MEMBER);
 	/* Made ahead or not, a file's bytes are the same: one thread keeps
 	 * a finding reproducible. */
-	readahead_disable(&fs.readahead);
+	readahead_disable(fs_readahead(fs));
 	char path[64];
 	snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
-	fs.root = archive_dir_root(&fs, 0, path);
+	fs_set_root(fs, archive_dir_root(fs, 0, path));
 	/* First a listing, whose stats measure what they can (as one that
 	 * has stat'ed many files without opening one), then the reads,
 	 * which make the files: a made file that differs from its measure
 	 * fails (EIO), and a read that differs from the stat aborts. */
-	atomic_store(&fs.stats_unopened, UINT_MAX / 2);
-	if (fs.root) {
-		walk(&fs, fs.root, NULL, 0);
-		walk(&fs, fs.root, buf, 0);
+	fs_set_stats_unopened(fs, UINT_MAX / 2);
+	if (fs_root(fs)) {
+		walk(fs, fs_root(fs), NULL, 0);
+		walk(fs, fs_root(fs), buf, 0);
 	}
-	fs_destroy(&fs);
+	fs_free(fs);
 	close(fd);
 	free(buf);
 	return 0;

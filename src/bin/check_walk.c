@@ -104,7 +104,7 @@ static int read_cached(struct worker *w, struct node *n, struct capture *cap,
 		if (rc < 0)
 			return rc;
 		capture_add(cap, p, len);
-		cache_put(fs->cache, &ref);
+		cache_put(fs_cache(fs), &ref);
 		if (len == 0)
 			return 0;
 		*total += len;
@@ -360,7 +360,7 @@ int check_run(struct check *c)
 	/* Members checked are let go past the units' budget: the walk
 	 * holds what it has still to visit (push). */
 	tree_reclaim_start(c->fs);
-	push(c, c->fs->root, ROLE_PLAIN);
+	push(c, fs_root(c->fs), ROLE_PLAIN);
 	struct worker *ws = calloc(c->workers, sizeof *ws);
 	if (!ws || c->failed_alloc) {
 		free(ws);

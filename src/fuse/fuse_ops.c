@@ -50,8 +50,8 @@ static int node_attr(struct fs *fs, struct node *n, struct stat *st)
 		st->st_ino = tree_ino(n);
 		st->st_mode = S_IFREG | 0444;
 		st->st_nlink = 1;
-		st->st_uid = fs->uid;
-		st->st_gid = fs->gid;
+		st->st_uid = fs_uid(fs);
+		st->st_gid = fs_gid(fs);
 		st->st_mtime = st->st_ctime = st->st_atime = tree_mtime(n);
 		return 0;
 	}
@@ -340,7 +340,7 @@ static void read_node(fuse_req_t req, struct fs *fs, fuse_ino_t ino,
 		return;
 	}
 	fuse_reply_buf(req, (const char *)p, len);
-	cache_put(fs->cache, &ref);
+	cache_put(fs_cache(fs), &ref);
 }
 
 static void ccsfs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* access.c - what the layers above may learn of a node, and the few
- * marks a view sets on the nodes it made; struct node stays the tree's. */
+/* access.c - what the layers above may learn of a node and of the
+ * mounted filesystem, and the few marks and settings they give them;
+ * struct node and struct fs stay the tree's. */
 #include "config.h"
 
+#include <pthread.h>
 #include <stdatomic.h>
 
 #include "tree/tree.h"
@@ -151,4 +153,74 @@ bool tree_view_whole(const struct node *view)
 const char *tree_link_target(const struct node *link)
 {
 	return link->u.link.target;
+}
+
+struct node *fs_root(const struct fs *fs)
+{
+	return fs->root;
+}
+
+void fs_set_root(struct fs *fs, struct node *root)
+{
+	fs->root = root;
+}
+
+struct cache *fs_cache(const struct fs *fs)
+{
+	return fs->cache;
+}
+
+struct readahead *fs_readahead(struct fs *fs)
+{
+	return &fs->readahead;
+}
+
+size_t fs_max_member(const struct fs *fs)
+{
+	return fs->max_member;
+}
+
+void fs_set_max_member(struct fs *fs, size_t bytes)
+{
+	fs->max_member = bytes;
+}
+
+int fs_png_level(const struct fs *fs)
+{
+	return fs->png_level;
+}
+
+void fs_set_png_level(struct fs *fs, int level)
+{
+	fs->png_level = level;
+}
+
+uid_t fs_uid(const struct fs *fs)
+{
+	return fs->uid;
+}
+
+gid_t fs_gid(const struct fs *fs)
+{
+	return fs->gid;
+}
+
+void fs_lock(struct fs *fs)
+{
+	pthread_mutex_lock(&fs->lock);
+}
+
+void fs_unlock(struct fs *fs)
+{
+	pthread_mutex_unlock(&fs->lock);
+}
+
+void fs_set_settle(struct fs *fs, settle_fn settle)
+{
+	fs->settle = settle;
+}
+
+void fs_set_stats_unopened(struct fs *fs, unsigned count)
+{
+	atomic_store(&fs->stats_unopened, count);
 }

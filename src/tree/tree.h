@@ -134,55 +134,37 @@ const char *tree_link_target(const struct node *link);
 typedef void (*tree_evicted_fn)(void *ctx, struct node *file,
 				struct cache_ref *ref);
 
-/* The mounted filesystem: what every callback needs. */
-struct fs {
-	struct node *root;
-	struct cache *cache;
-	size_t max_member;              /* largest inflated member accepted */
-	int png_level;                  /* zlib level of made PNGs; 0 stores */
-	uid_t uid;
-	gid_t gid;
-	pthread_mutex_t lock;           /* directory states, member outcomes */
-	pthread_cond_t populated;
-	pthread_cond_t measured;        /* a file's measuring ended */
-	struct arena *arenas;           /* everything the tree allocated */
-	struct destroy_hook *hooks;     /* run at unmount, newest first */
-	pthread_mutex_t arena_lock;
-	/* Held for reading by whoever looks at nodes (tree_enter); taken
-	 * for writing only by the thread that lets units go, and only
-	 * when no one holds it (unit.c). */
-	pthread_rwlock_t use_lock;
-	struct reclaim *reclaim;        /* the units and their budget */
-	struct readahead readahead;
-	_Atomic(struct node *) last_made;       /* a reader's last new file */
-	_Atomic(struct node *) last_stat;       /* the last stat that made */
-	_Atomic(struct node *) last_opened;     /* the last folder listed */
-	/* Stats that had to size a file since a made file was last opened:
-	 * many mean a listing, which wants sizes; few, readers (one or a
-	 * few at once), who open what they stat and want the bytes. */
-	atomic_uint stats_unopened;
-	/* The folders a listing reads next, as ahead.c's queue_list_ahead
-	 * walked them last: walk_steps folders on from walk_from, in the
-	 * ring walk_ring (walk_put counts what was put in it; the newest is
-	 * at walk_put - 1). */
-	pthread_mutex_t walk_lock;
-	struct node *walk_from;
-	struct node *walk_ring[TREE_WALK_RING];
-	unsigned walk_steps, walk_put;
-	/* Who takes a member's bytes as the cache evicts them (handoff.c),
-	 * and the file being handed over now (under lock; opens of it wait
-	 * for handed_over). */
-	tree_evicted_fn on_evicted;
-	void *evicted_ctx;
-	struct node *handing;
-	pthread_cond_t handed_over;
-	/* Learns an unsettled node's attributes and clears n->unsettled; set
-	 * by the view that lists such nodes, before it publishes them. */
-	int (*settle)(struct fs *fs, struct node *n);
-};
+/* What a settle learns of an unsettled node (fs_set_settle). */
+typedef int (*settle_fn)(struct fs *fs, struct node *n);
 
-int fs_init(struct fs *fs, size_t cache_size);
-void fs_destroy(struct fs *fs);
+/* The mounted filesystem, which every callback is given; NULL when out
+ * of memory.  fs_free runs the fs_on_destroy hooks and frees the tree
+ * and the cache. */
+struct fs *fs_new(size_t cache_size);
+void fs_free(struct fs *fs);
+/* Its root folder, set once by the view that opens the source. */
+struct node *fs_root(const struct fs *fs);
+void fs_set_root(struct fs *fs, struct node *root);
+struct cache *fs_cache(const struct fs *fs);
+struct readahead *fs_readahead(struct fs *fs);
+/* The largest inflated member accepted. */
+size_t fs_max_member(const struct fs *fs);
+void fs_set_max_member(struct fs *fs, size_t bytes);
+/* The zlib level of made PNGs; 0 stores. */
+int fs_png_level(const struct fs *fs);
+void fs_set_png_level(struct fs *fs, int level);
+/* Who owns every node, as stat gives it: the mounting user. */
+uid_t fs_uid(const struct fs *fs);
+gid_t fs_gid(const struct fs *fs);
+/* The lock over folder states and members' outcomes. */
+void fs_lock(struct fs *fs);
+void fs_unlock(struct fs *fs);
+/* Learns an unsettled node's attributes and clears its mark; set by the
+ * view that lists such nodes, before it publishes them. */
+void fs_set_settle(struct fs *fs, settle_fn settle);
+/* How many stats have sized a file since a made file was last opened:
+ * many make the next stats measure, as a listing's do. */
+void fs_set_stats_unopened(struct fs *fs, unsigned count);
 
 /* The cache's key for a permanent folder's bytes (a member's, a model
  * database's): the folder's address, so that what the cache evicts
@@ -234,7 +216,7 @@ void tree_enter(struct fs *fs);
 void tree_leave(struct fs *fs);
 /* Starts letting units go once they take more than a quarter of the
  * cache's bound (the rest holds members' bytes and made files), or
- * 4 MiB for a cache under 16 MiB.  Stopped by fs_destroy. */
+ * 4 MiB for a cache under 16 MiB.  Stopped by fs_free. */
 int tree_reclaim_start(struct fs *fs);
 /* A node's name for the kernel, good for the whole mount: the root 1, a
  * node outside units its address, a unit's node its unit's number and
@@ -267,7 +249,7 @@ void tree_handoff_end(struct fs *fs, struct node *file, bool kept);
 void *fs_alloc(struct fs *fs, size_t n);
 char *fs_strdup(struct fs *fs, const char *s);
 
-/* fn(ctx) at fs_destroy, after the tree's folders are gone and before the
+/* fn(ctx) at fs_free, after the tree's folders are gone and before the
  * cache: the views free what they hold this way.  Hooks run newest
  * first, so what was opened first (an image) closes last. */
 int fs_on_destroy(struct fs *fs, void (*fn)(void *ctx), void *ctx);

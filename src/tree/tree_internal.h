@@ -96,6 +96,53 @@ struct node {
 	} u;
 };
 
+/* The mounted filesystem: what every callback needs. */
+struct fs {
+	struct node *root;
+	struct cache *cache;
+	size_t max_member;              /* largest inflated member accepted */
+	int png_level;                  /* zlib level of made PNGs; 0 stores */
+	uid_t uid;
+	gid_t gid;
+	pthread_mutex_t lock;           /* directory states, member outcomes */
+	pthread_cond_t populated;
+	pthread_cond_t measured;        /* a file's measuring ended */
+	struct arena *arenas;           /* everything the tree allocated */
+	struct destroy_hook *hooks;     /* run at unmount, newest first */
+	pthread_mutex_t arena_lock;
+	/* Held for reading by whoever looks at nodes (tree_enter); taken
+	 * for writing only by the thread that lets units go, and only
+	 * when no one holds it (unit.c). */
+	pthread_rwlock_t use_lock;
+	struct reclaim *reclaim;        /* the units and their budget */
+	struct readahead readahead;
+	_Atomic(struct node *) last_made;       /* a reader's last new file */
+	_Atomic(struct node *) last_stat;       /* the last stat that made */
+	_Atomic(struct node *) last_opened;     /* the last folder listed */
+	/* Stats that had to size a file since a made file was last opened:
+	 * many mean a listing, which wants sizes; few, readers (one or a
+	 * few at once), who open what they stat and want the bytes. */
+	atomic_uint stats_unopened;
+	/* The folders a listing reads next, as ahead.c's queue_list_ahead
+	 * walked them last: walk_steps folders on from walk_from, in the
+	 * ring walk_ring (walk_put counts what was put in it; the newest is
+	 * at walk_put - 1). */
+	pthread_mutex_t walk_lock;
+	struct node *walk_from;
+	struct node *walk_ring[TREE_WALK_RING];
+	unsigned walk_steps, walk_put;
+	/* Who takes a member's bytes as the cache evicts them (handoff.c),
+	 * and the file being handed over now (under lock; opens of it wait
+	 * for handed_over). */
+	tree_evicted_fn on_evicted;
+	void *evicted_ctx;
+	struct node *handing;
+	pthread_cond_t handed_over;
+	/* Learns an unsettled node's attributes and clears n->unsettled; set
+	 * by the view that lists such nodes, before it publishes them. */
+	settle_fn settle;
+};
+
 /* tree.c: the tree's arenas hold nodes and names, freed as a whole. */
 #define ARENA_SIZE (64 * 1024)
 /* n bytes, zeroed, from the first arena of *list, or from a new one of
@@ -104,8 +151,8 @@ void *arena_take(struct arena **list, size_t n, size_t chunk,
 		 size_t *taken);
 void arena_free_all(struct arena *list);
 
-/* unit.c: the units' state, made by fs_init; stop and free are
- * fs_destroy's, before and after the tree's folders go. */
+/* unit.c: the units' state, made by fs_new; stop and free are
+ * fs_free's, before and after the tree's folders go. */
 int reclaim_init(struct fs *fs);
 void reclaim_stop(struct fs *fs);
 void reclaim_free(struct fs *fs);

@@ -22,22 +22,22 @@
 
 static int verify_member(struct fs *fs, struct member *m)
 {
-	pthread_mutex_lock(&fs->lock);
+	fs_lock(fs);
 	bool known = m->known;
-	pthread_mutex_unlock(&fs->lock);
+	fs_unlock(fs);
 	if (known)
 		return 0;
 	struct gzip_result r;
 	int rc = gzip_inflate_member(&m->ar->blob, m->e->offset, m->e->extent,
-				     fs->max_member, NULL, NULL, &r);
+				     fs_max_member(fs), NULL, NULL, &r);
 	if (rc == -ENOMEM)
 		return rc;
 	/* Checking inflates into a scratch window: a length over the cap
 	 * shows up here as ISIZE, not as an allocation. */
-	if (rc == 0 && r.isize > fs->max_member) {
+	if (rc == 0 && r.isize > fs_max_member(fs)) {
 		rc = -EFBIG;
 		reason_set(&r.error, "inflates to more than %zu "
-			 "bytes", fs->max_member);
+			 "bytes", fs_max_member(fs));
 	}
 	member_record_outcome(fs, m, rc, &r);
 	return 0;
@@ -106,10 +106,10 @@ static int produce_listing(struct fs *fs, struct node *n, uint8_t **data,
 			sb_free(&sb);
 			return rc;
 		}
-		pthread_mutex_lock(&fs->lock);
+		fs_lock(fs);
 		struct gzip_result gz = m->gz;
 		int irc = m->inflate_rc;
-		pthread_mutex_unlock(&fs->lock);
+		fs_unlock(fs);
 		print_listing_line(&sb, m, irc, &gz);
 	}
 	return sb_finish(&sb, data, len);
@@ -325,7 +325,7 @@ static struct archive_dir *archive_new(struct fs *fs, const char *path,
 	for (unsigned k = 0; k < READ_STREAMS; k++)
 		atomic_init(&ar->last_read[k], SIZE_MAX);
 	atomic_init(&ar->next_stream, 0);
-	fs->settle = archive_dir_settle;
+	fs_set_settle(fs, archive_dir_settle);
 	if (blob)
 		ar->blob = *blob;
 	if (!ar->label || fs_on_destroy(fs, archive_free, ar) < 0)

@@ -115,7 +115,7 @@ static void check_with(struct fs *fs, struct member *m, struct index_window *w)
 	char status[INDEX_STATUS * 2];
 	archive_index_status(ar->table, &e, status, sizeof status);
 	const char *text = fs_strdup(fs, status);
-	pthread_mutex_lock(&fs->lock);
+	fs_lock(fs);
 	bool first = !atomic_load(&m->checked);
 	if (first) {
 		if (!(e.table & (INDEX_NO_HEADER | INDEX_NO_READ)))
@@ -131,7 +131,7 @@ static void check_with(struct fs *fs, struct member *m, struct index_window *w)
 		atomic_store(&m->checked, true);
 		atomic_fetch_sub(&ar->unchecked, 1);
 	}
-	pthread_mutex_unlock(&fs->lock);
+	fs_unlock(fs);
 	if (first && e.table)
 		log_error("%s: %s: the game's index disagrees: %s", ar->label,
 			  m->name, status);
@@ -162,7 +162,8 @@ void archive_dir_check_all(struct fs *fs, struct archive_dir *ar)
 	archive_index_prefetch(&ar->blob, ar->table, ar->entries, ar->count);
 	bool worker = readahead_on_worker();
 	for (size_t i = 0; i < ar->count; i++) {
-		if (worker && i % 64 == 0 && readahead_stopping(&fs->readahead))
+		if (worker && i % 64 == 0 &&
+		    readahead_stopping(fs_readahead(fs)))
 			break;
 		check_with(fs, &ar->members[i], w);
 	}
@@ -181,7 +182,7 @@ static void warm_job(void *owner, void *arg)
 	struct fs *fs = owner;
 	(void)arg;
 	int err;
-	struct node *data = tree_child(fs, fs->root, "DATA", &err);
+	struct node *data = tree_child(fs, fs_root(fs), "DATA", &err);
 	struct node *dir = data ? tree_child(fs, data, "DATA.BIN", &err) : NULL;
 	if (dir && archive_dir_is(dir) && tree_ready(fs, dir) == 0)
 		archive_dir_check_all(fs, tree_dir_ctx(dir));
@@ -189,13 +190,13 @@ static void warm_job(void *owner, void *arg)
 
 void archive_dir_warm(struct fs *fs)
 {
-	readahead_queue(&fs->readahead, warm_job, NULL);
+	readahead_queue(fs_readahead(fs), warm_job, NULL);
 }
 
 void archive_dir_check_later(struct fs *fs, struct archive_dir *ar)
 {
 	if (atomic_load(&ar->unchecked))
-		readahead_queue(&fs->readahead, check_job, ar);
+		readahead_queue(fs_readahead(fs), check_job, ar);
 }
 
 int archive_dir_settle(struct fs *fs, struct node *n)
@@ -318,11 +319,11 @@ static void compare_member(const struct compare *c, struct fs *fs,
 	if (m->e->table)
 		say(c, m->name, "the game's index: record %s: %s", r->name,
 		    m->table_status);
-	pthread_mutex_lock(&fs->lock);
+	fs_lock(fs);
 	bool known = m->known;
 	int rc = m->inflate_rc;
 	struct gzip_result gz = m->gz;
-	pthread_mutex_unlock(&fs->lock);
+	fs_unlock(fs);
 	char what[INDEX_STATUS];
 	if (known && rc == 0 && archive_index_inflated(t, m->e, &gz, what,
 							sizeof what))

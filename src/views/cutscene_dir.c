@@ -309,8 +309,8 @@ static int produce_cutscene_glb(struct fs *fs, struct node *n, uint8_t **data,
 		rc = scene_glb_cutscene(src, held, label.data, &f, data, len);
 	}
 	while (held > 0)
-		cache_put(fs->cache, &sref[--held]);
-	cache_put(fs->cache, &ref);
+		cache_put(fs_cache(fs), &sref[--held]);
+	cache_put(fs_cache(fs), &ref);
 	sb_free(&label);
 	return rc;
 }
@@ -330,7 +330,7 @@ static ssize_t read_audio(struct fs *fs, struct node *n, char *buf,
 		return rc;
 	size_t got = cutscene_wav_read(&m->audio, ref.data, ref.len, off,
 				       (uint8_t *)buf, size);
-	cache_put(fs->cache, &ref);
+	cache_put(fs_cache(fs), &ref);
 	return (ssize_t)got;
 }
 

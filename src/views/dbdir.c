@@ -74,12 +74,12 @@ static int fill_bytes(void *ctx, uint8_t **data, size_t *len)
 static int open_db(struct fs *fs, struct dbdir *d, struct cache_ref *ref,
 		   struct dbmod *db, struct reason *why)
 {
-	int rc = cache_get(fs->cache, tree_key(d->dir), fill_bytes, d, ref);
+	int rc = cache_get(fs_cache(fs), tree_key(d->dir), fill_bytes, d, ref);
 	if (rc < 0)
 		return rc;
 	rc = dbmod_open(db, ref->data, ref->len, why);
 	if (rc < 0)
-		cache_put(fs->cache, ref);
+		cache_put(fs_cache(fs), ref);
 	return rc;
 }
 
@@ -129,7 +129,7 @@ static int produce(struct fs *fs, struct node *n, uint8_t **data, size_t *len)
 		break;
 	}
 	dbmod_close(&db);
-	cache_put(fs->cache, &ref);
+	cache_put(fs_cache(fs), &ref);
 	sb_free(&mtl);
 	if (rc < 0) {
 		sb_free(&sb);
@@ -186,7 +186,7 @@ static int populate(struct fs *fs, struct node *dir)
 		if (db.entries[pos].present && !db.entries[pos].duplicate)
 			add_model(&b, d, &db, pos, tree_mtime(dir));
 	dbmod_close(&db);
-	cache_put(fs->cache, &ref);
+	cache_put(fs_cache(fs), &ref);
 	return dir_publish(&b);
 }
 

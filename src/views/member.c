@@ -36,14 +36,14 @@ struct fill_call {
 void member_record_outcome(struct fs *fs, struct member *m, int rc,
 			   const struct gzip_result *r)
 {
-	pthread_mutex_lock(&fs->lock);
+	fs_lock(fs);
 	bool first = !m->known;
 	if (first) {
 		m->known = true;
 		m->inflate_rc = rc;
 		m->gz = *r;
 	}
-	pthread_mutex_unlock(&fs->lock);
+	fs_unlock(fs);
 	if (first && rc < 0)
 		log_error("%s: member %s at byte %" PRIu64 ": %s", m->ar->label,
 			  m->name, m->e->offset, r->error.text);
@@ -57,7 +57,7 @@ static int member_fill(void *ctx, uint8_t **data, size_t *len)
 	struct member *m = c->m;
 	struct gzip_result r;
 	int rc = gzip_inflate_member(&m->ar->blob, m->e->offset, m->e->extent,
-				     c->fs->max_member, data, len, &r);
+				     fs_max_member(c->fs), data, len, &r);
 	if (rc == -ENOMEM) {
 		log_error("%s: member %s: out of memory inflating it",
 			  m->ar->label, m->name);
@@ -83,11 +83,12 @@ static int cached_bytes(struct fs *fs, struct member *m,
 			struct cache_ref *ref)
 {
 	struct fill_call call = { fs, m };
-	int rc = cache_get(fs->cache, tree_key(m->dir), member_fill, &call, ref);
+	int rc = cache_get(fs_cache(fs), tree_key(m->dir), member_fill, &call,
+			   ref);
 	/* Inflated again after the source shrank (member_fill said so):
 	 * what was made from the walk of more cannot be made from less. */
 	if (rc == 0 && ref->len < atomic_load(&m->walked_len)) {
-		cache_put(fs->cache, ref);
+		cache_put(fs_cache(fs), ref);
 		return -EIO;
 	}
 	return rc;
@@ -98,7 +99,7 @@ static void inflate_ahead(void *owner, void *arg)
 	struct fs *fs = owner;
 	struct cache_ref ref;
 	if (cached_bytes(fs, arg, &ref) == 0)
-		cache_put(fs->cache, &ref);
+		cache_put(fs_cache(fs), &ref);
 }
 
 /* How many members are inflated ahead of a reader in order: two, so that
@@ -149,8 +150,8 @@ static void read_ahead_of(struct fs *fs, struct member *m)
 		next = member_after(next, in_order);
 		if (!next || !next->dir)
 			break;
-		if (!cache_holds(fs->cache, tree_key(next->dir)))
-			readahead_queue(&fs->readahead, inflate_ahead, next);
+		if (!cache_holds(fs_cache(fs), tree_key(next->dir)))
+			readahead_queue(fs_readahead(fs), inflate_ahead, next);
 	}
 }
 
@@ -172,7 +173,7 @@ int member_text(struct fs *fs, struct node *n, member_text_fn fn,
 	struct strbuf sb;
 	tree_made_text_init(n, data, &sb);
 	rc = fn(m, ref.data, ref.len, tree_made_arg(n), &sb);
-	cache_put(fs->cache, &ref);
+	cache_put(fs_cache(fs), &ref);
 	if (rc < 0) {
 		sb_free(&sb);
 		return rc;
@@ -182,9 +183,9 @@ int member_text(struct fs *fs, struct node *n, member_text_fn fn,
 
 static bool member_intact(struct fs *fs, struct member *m)
 {
-	pthread_mutex_lock(&fs->lock);
+	fs_lock(fs);
 	bool ok = m->known && m->inflate_rc == 0;
-	pthread_mutex_unlock(&fs->lock);
+	fs_unlock(fs);
 	return ok;
 }
 
@@ -199,7 +200,7 @@ static int view_bytes(struct fs *fs, struct node *view, struct cache_ref *ref)
 	bool fits = ref->len >= tree_view_offset(view) &&
 		    ref->len - tree_view_offset(view) >= tree_size(view);
 	if (!fits || (tree_view_whole(view) && !member_intact(fs, m))) {
-		cache_put(fs->cache, ref);
+		cache_put(fs_cache(fs), ref);
 		return -EIO;
 	}
 	return 0;
@@ -223,10 +224,10 @@ static int produce_error_text(struct fs *fs, struct node *n, uint8_t **data,
 {
 	struct member *m = tree_made_ctx(n);
 	struct strbuf sb = STRBUF_INIT;
-	pthread_mutex_lock(&fs->lock);
+	fs_lock(fs);
 	int irc = m->inflate_rc;
 	struct gzip_result gz = m->gz;
-	pthread_mutex_unlock(&fs->lock);
+	fs_unlock(fs);
 	if (irc < 0)
 		sb_printf(&sb, "member: %s at byte %" PRIu64 " of %s\n"
 			  "inflate: %s\n", m->name, m->e->offset,
@@ -308,7 +309,7 @@ static int produce_scene_glb(struct fs *fs, struct node *n, uint8_t **data,
 	snprintf(source, sizeof source, "%s/%s", m->ar->tree_path, m->name);
 	struct scene_env env = { m, scene_object_name_cb, source };
 	rc = scene_glb(&m->scene, ref.data, ref.len, &env, data, len);
-	cache_put(fs->cache, &ref);
+	cache_put(fs_cache(fs), &ref);
 	return rc;
 }
 
@@ -500,9 +501,9 @@ int member_populate(struct fs *fs, struct node *dir)
 		rc = member_cutscene_prepare(fs, m, ref.data, ref.len);
 	char name[GZIP_NAME_MAX * 3 + 8];
 	snprintf(name, sizeof name, "%s.ccs", m->name);
-	pthread_mutex_lock(&fs->lock);
+	fs_lock(fs);
 	bool failed = m->inflate_rc < 0;
-	pthread_mutex_unlock(&fs->lock);
+	fs_unlock(fs);
 	if (rc == 0 && whole)
 		dir_add_view(&b, name, t, &member_view_ops, m, 0, whole, true);
 	if (rc == 0 && (failed || (m->walked && m->walk_rc < 0) ||
@@ -522,7 +523,7 @@ int member_populate(struct fs *fs, struct node *dir)
 		if (rc == 0)
 			rc = member_add_cutscene_files(fs, m, &b, ref.data, ref.len);
 	}
-	cache_put(fs->cache, &ref);
+	cache_put(fs_cache(fs), &ref);
 	int prc = dir_publish(&b);
 	return rc < 0 ? rc : prc;
 }

@@ -42,7 +42,7 @@ static int chunk_bytes(struct fs *fs, struct member *m, uint32_t chunk,
 	if (rc < 0)
 		return rc;
 	if ((uint64_t)c->offset + c->length > ref->len) {
-		cache_put(fs->cache, ref);
+		cache_put(fs_cache(fs), ref);
 		return -EIO;
 	}
 	*p = ref->data + c->offset;
@@ -96,13 +96,13 @@ static int produce_texture_png(struct fs *fs, struct node *n, uint8_t **data,
 	struct texture_job job;
 	rc = texture_job_prepare(s, ref.data, ref.len, chunk,
 			     ARG_LEVEL(tree_made_arg(n)), true, &job);
-	cache_put(fs->cache, &ref);
+	cache_put(fs_cache(fs), &ref);
 	if (rc == 0) {
 		struct png_text text;
 		png_text_of(&text, m, s->chunks[chunk].object);
 		rc = texture_png_level(&job.img, job.tex.psm, &job.pal,
 				       text.entry, PNG_TEXT_ENTRIES,
-				       fs->png_level, data, len, &job.why);
+				       fs_png_level(fs), data, len, &job.why);
 	}
 	indexed_image_free(&job.img);
 	return rc;
@@ -128,9 +128,9 @@ static int produce_palette_png(struct fs *fs, struct node *n, uint8_t **data,
 		png_text_of(&text, m,
 			    member_scene(m)->chunks[tree_made_arg(n)].object);
 		rc = palette_png_level(&pal, text.entry, PNG_TEXT_ENTRIES,
-				       fs->png_level, data, len, &why);
+				       fs_png_level(fs), data, len, &why);
 	}
-	cache_put(fs->cache, &ref);
+	cache_put(fs_cache(fs), &ref);
 	return rc;
 }
 
@@ -227,7 +227,7 @@ static int produce_model(struct fs *fs, struct node *n, uint8_t **data,
 				     part == PART_OBJ, &env,
 				     part == PART_OBJ ? &out : NULL,
 				     part == PART_MTL ? &out : NULL, &why);
-	cache_put(fs->cache, &ref);
+	cache_put(fs_cache(fs), &ref);
 	if (rc < 0) {
 		sb_free(&out);
 		return rc;
@@ -343,7 +343,7 @@ static void add_texture_pngs(struct dir_builder *b,
 			snprintf(name, sizeof name, "texture-mip%u.png", level);
 		struct node *n = dir_add_made(b, name, t, produce_texture_png,
 					      ob->m, ARG(chunk, level));
-		if (rc == 0 && n && b->fs->png_level == 0)
+		if (rc == 0 && n && fs_png_level(b->fs) == 0)
 			size_texture_png(n, ob, chunk, &job, level);
 		if (rc < 0)
 			note_error(errs, ob->m, ob->object, name,
@@ -364,7 +364,7 @@ static void add_palette_png(struct dir_builder *b,
 	int rc = (uint64_t)c->offset + c->length > ob->len ? -EIO :
 		 clut_parse(ob->data + c->offset, c->length, s->version, &clut,
 			    &why);
-	if (rc == 0 && n && b->fs->png_level == 0) {
+	if (rc == 0 && n && fs_png_level(b->fs) == 0) {
 		struct palette pal;
 		palette_from_clut(&clut, &pal);
 		struct png_text text;
