@@ -12,8 +12,6 @@
 #ifndef CCSFS_TREE_H
 #define CCSFS_TREE_H
 
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>

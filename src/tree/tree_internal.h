@@ -6,6 +6,7 @@
 #ifndef CCSFS_TREE_INTERNAL_H
 #define CCSFS_TREE_INTERNAL_H
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
