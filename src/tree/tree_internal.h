@@ -152,8 +152,8 @@ void *arena_take(struct arena **list, size_t n, size_t chunk,
 		 size_t *taken);
 void arena_free_all(struct arena *list);
 
-/* unit.c: the units' state, made by fs_new; stop and free are
- * fs_free's, before and after the tree's folders go. */
+/* unit.c: the units' state, made by fs_new; fs_free ends their thread
+ * before the tree's folders go and frees them after. */
 int reclaim_init(struct fs *fs);
 void reclaim_stop(struct fs *fs);
 void reclaim_free(struct fs *fs);
