@@ -78,13 +78,13 @@ static bool ends_with(const char *s, const char *tail)
 static void check_head(const struct node *n, const uint8_t *p, size_t len,
 		       uint64_t size)
 {
-	if (ends_with(n->name, ".png") &&
+	if (ends_with(tree_name(n), ".png") &&
 	    (len < 8 || memcmp(p, "\x89PNG\r\n\x1a\n", 8) != 0))
 		abort();
-	if (ends_with(n->name, ".glb") &&
+	if (ends_with(tree_name(n), ".glb") &&
 	    (len < 12 || memcmp(p, "glTF", 4) || rd_u32le(p + 8) != size))
 		abort();
-	if (ends_with(n->name, ".wav") &&
+	if (ends_with(tree_name(n), ".wav") &&
 	    (len < 12 || memcmp(p, "RIFF", 4) || rd_u32le(p + 4) + 8 != size))
 		abort();
 }
@@ -113,7 +113,7 @@ static int64_t read_file(struct fs *fs, struct node *n, int fd, char *buf,
 				return rc;
 			if (total == 0)
 				check_head(n, p, len, size);
-			cache_put(fs->cache, &ref);
+			cache_put(fs_cache(fs), &ref);
 		}
 		if (len == 0)
 			return (int64_t)total;
@@ -128,8 +128,8 @@ static void make_file(struct fs *fs, struct node *n, char *buf)
 	/* Measured by the listing: the same code makes it, so it cannot
 	 * fail where the measure did not (the tree fails a file whose
 	 * bytes differ from its measure with EIO). */
-	bool measured = n->file_kind == FILE_MADE && n->u.made.measures &&
-			atomic_load(&n->size) != SIZE_UNKNOWN;
+	bool measured = tree_made_measures(n) &&
+			tree_size(n) != SIZE_UNKNOWN;
 	int rc = tree_stat(fs, n, &st);
 	if (rc == 0)
 		rc = tree_open(fs, n, &fd);
@@ -154,14 +154,14 @@ static void walk(struct fs *fs, struct node *dir, char *buf, int depth)
 		abort();
 	if (tree_ready(fs, dir) < 0)
 		return;
-	for (uint32_t i = 0; i < dir->u.dir.nkids; i++) {
-		struct node *k = dir->u.dir.kids[i];
+	for (uint32_t i = 0; i < tree_kid_count(dir); i++) {
+		struct node *k = tree_kid_at(dir, i);
 		struct stat st;
-		if (k->type == NODE_DIR)
+		if (tree_is_dir(k))
 			walk(fs, k, buf, depth + 1);
-		else if (k->type == NODE_FILE && buf)
+		else if (tree_is_file(k) && buf)
 			make_file(fs, k, buf);
-		else if (k->type == NODE_FILE)
+		else if (tree_is_file(k))
 			(void)tree_stat(fs, k, &st);
 	}
 }
@@ -176,30 +176,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int fd = glen ? fuzz_memfd(NULL, 0, g, glen) : -1;
 	free(g);
 	char *buf = malloc(READ_CHUNK);
-	struct fs fs;
-	if (fd < 0 || !buf || fs_init(&fs, MOUNT_CACHE_SIZE) < 0) {
+	struct fs *fs = fd >= 0 && buf ? fs_new(MOUNT_CACHE_SIZE) : NULL;
+	if (!fs) {
 		if (fd >= 0)
 			close(fd);
 		free(buf);
 		return 0;
 	}
-	fs.max_member = MOUNT_MAX_MEMBER;
+	fs_set_max_member(fs, MOUNT_MAX_MEMBER);
 	/* Made ahead or not, a file's bytes are the same: one thread keeps
 	 * a finding reproducible. */
-	readahead_disable(&fs.readahead);
+	readahead_disable(fs_readahead(fs));
 	char path[64];
 	snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
-	fs.root = archive_dir_root(&fs, 0, path);
+	fs_set_root(fs, archive_dir_root(fs, 0, path));
 	/* First a listing, whose stats measure what they can (as one that
 	 * has stat'ed many files without opening one), then the reads,
 	 * which make the files: a made file that differs from its measure
 	 * fails (EIO), and a read that differs from the stat aborts. */
-	atomic_store(&fs.stats_unopened, UINT_MAX / 2);
-	if (fs.root) {
-		walk(&fs, fs.root, NULL, 0);
-		walk(&fs, fs.root, buf, 0);
+	fs_set_stats_unopened(fs, UINT_MAX / 2);
+	if (fs_root(fs)) {
+		walk(fs, fs_root(fs), NULL, 0);
+		walk(fs, fs_root(fs), buf, 0);
 	}
-	fs_destroy(&fs);
+	fs_free(fs);
 	close(fd);
 	free(buf);
 	return 0;

@@ -212,8 +212,7 @@ static int run(struct fuse_args *args, struct options *o)
 	if (fuse_parse_cmdline(args, &cl) != 0)
 		return 1;
 	int status = 1;
-	struct fs fs;
-	bool fs_ready = false;
+	struct fs *fs = NULL;
 	size_t cache_size, max_member;
 	unsigned png_level, busy_poll;
 	if (size_option(o->cache_size, "cache_size", DEFAULT_CACHE_SIZE,
@@ -229,18 +228,18 @@ static int run(struct fuse_args *args, struct options *o)
 			"no SOURCE given" : "no MOUNTPOINT given");
 		goto out;
 	}
-	if (fs_init(&fs, cache_size) < 0) {
+	fs = fs_new(cache_size);
+	if (!fs) {
 		fprintf(stderr, "ccsfs: out of memory\n");
 		goto out;
 	}
-	fs_ready = true;
-	fs.max_member = max_member;
-	fs.png_level = (int)png_level;
-	readahead_poll(&fs.readahead, busy_poll);
+	fs_set_max_member(fs, max_member);
+	fs_set_png_level(fs, (int)png_level);
+	readahead_poll(fs_readahead(fs), busy_poll);
 	if (o->no_readahead)
-		readahead_disable(&fs.readahead);
+		readahead_disable(fs_readahead(fs));
 	char err[512];
-	if (source_open(&fs, o->source, err, sizeof err) < 0) {
+	if (source_open(fs, o->source, err, sizeof err) < 0) {
 		fprintf(stderr, "ccsfs: %s\n", err);
 		goto out;
 	}
@@ -251,14 +250,14 @@ static int run(struct fuse_args *args, struct options *o)
 	if (strchr(o->source, ',') || fuse_opt_add_arg(args, fsname) != 0)
 		fuse_opt_add_arg(args, "-oro,subtype=ccsfs,fsname=ccsfs");
 	struct fuse_session *se = fuse_session_new(args, &ccsfs_ops,
-						   sizeof ccsfs_ops, &fs);
+						   sizeof ccsfs_ops, fs);
 	if (se) {
-		status = serve(se, &cl, &fs, busy_poll);
+		status = serve(se, &cl, fs, busy_poll);
 		fuse_session_destroy(se);
 	}
 out:
-	if (fs_ready)
-		fs_destroy(&fs);
+	if (fs)
+		fs_free(fs);
 	free(cl.mountpoint);
 	return status;
 }

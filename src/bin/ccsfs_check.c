@@ -179,22 +179,22 @@ static int walk(struct fs *fs, const struct options *o)
 
 static int run(const struct options *o)
 {
-	struct fs fs;
-	if (fs_init(&fs, o->cache_size) < 0) {
+	struct fs *fs = fs_new(o->cache_size);
+	if (!fs) {
 		fprintf(stderr, PROG ": out of memory\n");
 		return EXIT_PROBLEMS;
 	}
-	fs.max_member = DEFAULT_MAX_MEMBER;
+	fs_set_max_member(fs, DEFAULT_MAX_MEMBER);
 	/* The workers are the parallelism: nothing is made ahead of them
 	 * that they would not make themselves. */
-	readahead_disable(&fs.readahead);
+	readahead_disable(fs_readahead(fs));
 	char err[512];
 	int status = EXIT_USAGE;
-	if (source_open(&fs, o->source, err, sizeof err) < 0)
+	if (source_open(fs, o->source, err, sizeof err) < 0)
 		fprintf(stderr, PROG ": %s\n", err);
 	else
-		status = walk(&fs, o);
-	fs_destroy(&fs);
+		status = walk(fs, o);
+	fs_free(fs);
 	return status;
 }
 

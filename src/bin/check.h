@@ -46,7 +46,7 @@ struct check {
 };
 
 void check_init(struct check *c, struct fs *fs, unsigned workers);
-/* Walks everything under fs->root with c->workers threads; 0 or a
+/* Walks everything under fs_root(fs) with c->workers threads; 0 or a
  * negative errno when the walk itself could not run (no memory). */
 int check_run(struct check *c);
 void check_free(struct check *c);

@@ -52,12 +52,12 @@ void check_path(const struct node *n, char *buf, size_t len)
 {
 	const struct node *chain[256];
 	size_t depth = 0, used = 0;
-	for (; n && n->parent && depth < 256; n = n->parent)
+	for (; n && tree_parent(n) && depth < 256; n = tree_parent(n))
 		chain[depth++] = n;
 	snprintf(buf, len, "%s", depth ? "" : ".");
 	while (depth-- && used < len) {
 		int w = snprintf(buf + used, len - used, "%s%s",
-				 chain[depth]->name, depth ? "/" : "");
+				 tree_name(chain[depth]), depth ? "/" : "");
 		used += w > 0 ? (size_t)w : 0;
 	}
 }
@@ -104,7 +104,7 @@ static int read_cached(struct worker *w, struct node *n, struct capture *cap,
 		if (rc < 0)
 			return rc;
 		capture_add(cap, p, len);
-		cache_put(fs->cache, &ref);
+		cache_put(fs_cache(fs), &ref);
 		if (len == 0)
 			return 0;
 		*total += len;
@@ -116,7 +116,7 @@ static void error_lines(struct check *c, const struct node *file,
 			const struct capture *cap)
 {
 	char path[4096];
-	check_path(file->parent, path, sizeof path);
+	check_path(tree_parent(file), path, sizeof path);
 	char *save = NULL;
 	for (char *line = cap->text ? strtok_r(cap->text, "\n", &save) : NULL;
 	     line; line = strtok_r(NULL, "\n", &save))
@@ -133,9 +133,9 @@ static bool ends_with(const char *s, const char *tail)
 static void count_file(struct check *c, const struct node *n)
 {
 	atomic_fetch_add(&c->files, 1);
-	if (ends_with(n->name, ".png"))
+	if (ends_with(tree_name(n), ".png"))
 		atomic_fetch_add(&c->textures, 1);
-	else if (ends_with(n->name, ".obj"))
+	else if (ends_with(tree_name(n), ".obj"))
 		atomic_fetch_add(&c->models, 1);
 }
 
@@ -151,7 +151,8 @@ static void check_file(struct worker *w, struct node *n)
 	int fd = -1, rc = tree_stat(c->fs, n, &st);
 	if (rc == 0)
 		rc = tree_open(c->fs, n, &fd);
-	struct capture cap = { NULL, 0, strcmp(n->name, "error.txt") == 0 };
+	struct capture cap = { NULL, 0,
+				strcmp(tree_name(n), "error.txt") == 0 };
 	uint64_t total = 0;
 	if (rc == 0)
 		rc = tree_reads_copy(n) ? read_copied(w, n, fd, &cap, &total)
@@ -196,8 +197,8 @@ static void push(struct check *c, struct node *dir, int role)
 
 static bool holds(const struct node *dir, const char *name)
 {
-	for (uint32_t i = 0; i < dir->u.dir.nkids; i++)
-		if (strcmp(dir->u.dir.kids[i]->name, name) == 0)
+	for (uint32_t i = 0; i < tree_kid_count(dir); i++)
+		if (strcmp(tree_name(tree_kid_at(dir, i)), name) == 0)
 			return true;
 	return false;
 }
@@ -269,13 +270,13 @@ static void walk_dir(struct worker *w, struct node *dir, int role)
 	pthread_mutex_lock(&c->lock);
 	if (kid_role == ROLE_MEMBER)
 		remember_archive(c, dir);
-	for (uint32_t i = dir->u.dir.nkids; i-- > 0;) {
-		struct node *k = dir->u.dir.kids[i];
-		if (k->type != NODE_DIR)
+	for (uint32_t i = tree_kid_count(dir); i-- > 0;) {
+		struct node *k = tree_kid_at(dir, i);
+		if (!tree_is_dir(k))
 			continue;
 		/* %categories/ holds links, no members. */
-		int r = k->name[0] == '%' ? ROLE_PLAIN : kid_role;
-		if (role == ROLE_MEMBER && strcmp(k->name, "chunks") != 0)
+		int r = tree_name(k)[0] == '%' ? ROLE_PLAIN : kid_role;
+		if (role == ROLE_MEMBER && strcmp(tree_name(k), "chunks") != 0)
 			r = ROLE_OBJECT;
 		if (r == ROLE_MEMBER)
 			atomic_fetch_add(&c->members_met, 1);
@@ -283,9 +284,9 @@ static void walk_dir(struct worker *w, struct node *dir, int role)
 	}
 	pthread_cond_broadcast(&c->more);
 	pthread_mutex_unlock(&c->lock);
-	for (uint32_t i = 0; i < dir->u.dir.nkids; i++)
-		if (dir->u.dir.kids[i]->type == NODE_FILE)
-			check_file(w, dir->u.dir.kids[i]);
+	for (uint32_t i = 0; i < tree_kid_count(dir); i++)
+		if (tree_is_file(tree_kid_at(dir, i)))
+			check_file(w, tree_kid_at(dir, i));
 }
 
 /* Takes the next folder; false when none is left and no worker can add
@@ -359,7 +360,7 @@ int check_run(struct check *c)
 	/* Members checked are let go past the units' budget: the walk
 	 * holds what it has still to visit (push). */
 	tree_reclaim_start(c->fs);
-	push(c, c->fs->root, ROLE_PLAIN);
+	push(c, fs_root(c->fs), ROLE_PLAIN);
 	struct worker *ws = calloc(c->workers, sizeof *ws);
 	if (!ws || c->failed_alloc) {
 		free(ws);

@@ -45,14 +45,14 @@ static struct node *node_of(struct fs *fs, fuse_ino_t ino)
 static int node_attr(struct fs *fs, struct node *n, struct stat *st)
 {
 	int rc = tree_stat(fs, n, st);
-	if (rc == -EIO && n->type == NODE_FILE) {
+	if (rc == -EIO && tree_is_file(n)) {
 		memset(st, 0, sizeof *st);
 		st->st_ino = tree_ino(n);
 		st->st_mode = S_IFREG | 0444;
 		st->st_nlink = 1;
-		st->st_uid = fs->uid;
-		st->st_gid = fs->gid;
-		st->st_mtime = st->st_ctime = st->st_atime = n->mtime;
+		st->st_uid = fs_uid(fs);
+		st->st_gid = fs_gid(fs);
+		st->st_mtime = st->st_ctime = st->st_atime = tree_mtime(n);
 		return 0;
 	}
 	return rc;
@@ -148,10 +148,10 @@ static void ccsfs_readlink(fuse_req_t req, fuse_ino_t ino)
 	struct node *n = node_of(fs, ino);
 	if (!n)
 		fuse_reply_err(req, ESTALE);
-	else if (n->type != NODE_LINK)
+	else if (!tree_is_link(n))
 		fuse_reply_err(req, EINVAL);
 	else
-		fuse_reply_readlink(req, n->u.link.target);
+		fuse_reply_readlink(req, tree_link_target(n));
 	tree_leave(fs);
 }
 
@@ -163,10 +163,10 @@ static int dir_opened(struct fs *fs, struct node *n)
 {
 	if (!n)
 		return -ESTALE;
-	if (n->type != NODE_DIR)
+	if (!tree_is_dir(n))
 		return -ENOTDIR;
 	int rc = tree_dir_open(fs, n);
-	return rc < 0 && !n->u.dir.nkids ? rc : 0;
+	return rc < 0 && !tree_kid_count(n) ? rc : 0;
 }
 
 static void ccsfs_opendir(fuse_req_t req, fuse_ino_t ino,
@@ -193,9 +193,9 @@ static void ccsfs_opendir(fuse_req_t req, fuse_ino_t ino,
  * member's header has to be read (an unsettled node). */
 static bool cheap_attrs(const struct node *n)
 {
-	if (atomic_load(&n->unsettled))
+	if (tree_unsettled(n))
 		return false;
-	return n->type != NODE_FILE || atomic_load(&n->size) != SIZE_UNKNOWN;
+	return tree_size_known(n);
 }
 
 /* Offsets are positions: "." 1, ".." 2, child i at i + 3.  *named:
@@ -206,17 +206,18 @@ static size_t add_entry(fuse_req_t req, struct fs *fs, struct node *dir,
 	struct node *n;
 	const char *name;
 	if (next == 1 || next == 2) {
-		n = next == 1 ? dir : (dir->parent ? dir->parent : dir);
+		struct node *up = tree_parent(dir);
+		n = next == 1 ? dir : (up ? up : dir);
 		name = next == 1 ? "." : "..";
 	} else {
-		n = dir->u.dir.kids[next - 3];
-		name = n->name;
+		n = tree_kid_at(dir, next - 3);
+		name = tree_name(n);
 	}
 	struct fuse_entry_param e;
 	memset(&e, 0, sizeof e);
 	e.attr.st_ino = tree_ino(n);
-	e.attr.st_mode = n->type == NODE_DIR ? S_IFDIR :
-			 n->type == NODE_LINK ? S_IFLNK : S_IFREG;
+	e.attr.st_mode = tree_is_dir(n) ? S_IFDIR :
+			 tree_is_link(n) ? S_IFLNK : S_IFREG;
 	if (!plus)
 		return fuse_add_direntry(req, buf, room, name, &e.attr, next);
 	/* With no attributes (e.ino 0) the kernel just lists the name; a
@@ -231,7 +232,7 @@ static void reply_dir(fuse_req_t req, struct fs *fs, fuse_ino_t ino,
 		      size_t size, off_t off, bool plus)
 {
 	struct node *dir = node_of(fs, ino);
-	if (!dir || dir->type != NODE_DIR) {
+	if (!dir || !tree_is_dir(dir)) {
 		fuse_reply_err(req, dir ? ENOTDIR : ESTALE);
 		return;
 	}
@@ -251,7 +252,7 @@ static void reply_dir(fuse_req_t req, struct fs *fs, fuse_ino_t ino,
 		return;
 	}
 	size_t used = 0;
-	off_t last = (off_t)dir->u.dir.nkids + 2;
+	off_t last = (off_t)tree_kid_count(dir) + 2;
 	for (off_t next = off + 1; next <= last; next++) {
 		size_t need = add_entry(req, fs, dir, next, buf + used,
 					size - used, plus);
@@ -339,7 +340,7 @@ static void read_node(fuse_req_t req, struct fs *fs, fuse_ino_t ino,
 		return;
 	}
 	fuse_reply_buf(req, (const char *)p, len);
-	cache_put(fs->cache, &ref);
+	cache_put(fs_cache(fs), &ref);
 }
 
 static void ccsfs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,

@@ -63,7 +63,7 @@ static void queue_evicted(void *ctx, struct node *file, struct cache_ref *ref)
 	}
 	pthread_mutex_unlock(&pusher.lock);
 	if (!queued)
-		cache_put(fs->cache, ref);
+		cache_put(fs_cache(fs), ref);
 }
 
 static int store(struct node *file, const struct cache_ref *ref)
@@ -101,7 +101,7 @@ static void *push_loop(void *arg)
 					  "are inflated again instead", rc);
 			}
 		}
-		cache_put(fs->cache, &p.ref);
+		cache_put(fs_cache(fs), &p.ref);
 		tree_drop(fs, p.file, 1);
 		pthread_mutex_lock(&pusher.lock);
 	}

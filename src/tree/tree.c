@@ -36,7 +36,7 @@ static void use_guard(void *owner, bool enter)
 		tree_leave(owner);
 }
 
-int fs_init(struct fs *fs, size_t cache_size)
+static int fs_init(struct fs *fs, size_t cache_size)
 {
 	memset(fs, 0, sizeof *fs);
 	fs->cache = cache_new(cache_size);
@@ -78,7 +78,7 @@ static void free_dirs(struct node *n)
 	free(n->u.dir.kids);
 }
 
-void fs_destroy(struct fs *fs)
+static void fs_destroy(struct fs *fs)
 {
 	readahead_stop(&fs->readahead);         /* its jobs use the rest */
 	reclaim_stop(fs);
@@ -100,6 +100,23 @@ void fs_destroy(struct fs *fs)
 	pthread_cond_destroy(&fs->handed_over);
 	pthread_mutex_destroy(&fs->arena_lock);
 	pthread_mutex_destroy(&fs->walk_lock);
+}
+
+struct fs *fs_new(size_t cache_size)
+{
+	/* On the heap: the readahead workers keep its address. */
+	struct fs *fs = malloc(sizeof *fs);
+	if (fs && fs_init(fs, cache_size) < 0) {
+		free(fs);
+		fs = NULL;
+	}
+	return fs;
+}
+
+void fs_free(struct fs *fs)
+{
+	fs_destroy(fs);
+	free(fs);
 }
 
 int fs_on_destroy(struct fs *fs, void (*fn)(void *ctx), void *ctx)

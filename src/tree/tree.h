@@ -12,8 +12,6 @@
 #ifndef CCSFS_TREE_H
 #define CCSFS_TREE_H
 
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -73,139 +71,98 @@ struct view_ops {
 
 #define SIZE_UNKNOWN UINT64_MAX
 
-struct node {
-	const char *name;
-	struct node *parent;
-	/* What stat says: a hash of the path (tree_ino), made on first use,
-	 * so the same file has the same number on every mount and after
-	 * its folder was let go and made again.  0 until then. */
-	_Atomic uint64_t ino;
-	uint8_t type;           /* enum node_type */
-	uint8_t file_kind;      /* enum file_kind */
-	/* Listed before its mtime (a folder) or size (a file) is known:
-	 * fs->settle learns them on the first stat, and a listing leaves
-	 * them out.  Cleared once, after they are written. */
-	atomic_bool unsettled;
-	/* Its place among its parent's kids, set when they are published
-	 * (they never move after): the listing hints step from folder to
-	 * folder by it, not by a search of names. */
-	uint32_t place;
-	/* Its number in its unit, from 1 (0: in none): with the unit's,
-	 * it names the node to the kernel (tree_handle). */
-	uint32_t local;
-	time_t mtime;
-	_Atomic uint64_t size;  /* files; SIZE_UNKNOWN until first made */
-	union {
-		struct {
-			struct node **kids;     /* sorted by name */
-			uint32_t nkids;
-			uint32_t nsubdirs;
-			_Atomic int state;
-			/* Listed and its files measured ahead of a listing
-			 * (ls -l): reading it tells the listing goes on, and
-			 * the workers take the farthest of the next
-			 * TREE_LIST_AHEAD folders not listed yet. */
-			atomic_bool listed_ahead;
-			/* A folder below it was listed, or a file below it
-			 * opened or made: its member is in use (handoff.c). */
-			atomic_bool used_below;
-			/* Populating it costs (a member's inflate and walk):
-			 * a listing that goes through such folders in order
-			 * has the next ones populated ahead. */
-			bool costly;
-			int error;              /* a failed populate */
-			populate_fn populate;
-			void *ctx;
-			/* A unit's folder (dir_make_unit): its release, and
-			 * the unit while it is populated. */
-			release_fn release;
-			bool keep;
-			uint32_t unit_id;
-			struct unit *unit;
-		} dir;
-		struct {
-			const char *path;       /* on the host */
-		} host;
-		struct blob blob;               /* bytes inside an open image */
-		struct {
-			const struct view_ops *ops;
-			void *source;
-			uint64_t offset;
-			bool whole;     /* the member itself: intact or EIO */
-			/* Under fs->lock (handoff.c): opened by a reader,
-			 * and handed to the kernel. */
-			bool opened, handed;
-		} view;
-		struct {
-			produce_fn produce;
-			void *ctx;
-			uint32_t arg;
-			_Atomic bool measuring; /* a thread counts its size */
-			bool measures;          /* produce takes data NULL */
-		} made;
-		struct {
-			stream_fn read;
-			void *ctx;
-		} stream;
-		struct {
-			const char *target;
-		} link;
-	} u;
-};
+/* ---- what the layers above learn of a node ----
+ *
+ * struct node is the tree's own; these read and mark it. */
+/* What one node takes of the memory of the tree or its unit. */
+size_t tree_node_bytes(void);
+const char *tree_name(const struct node *n);
+/* NULL for the root. */
+struct node *tree_parent(const struct node *n);
+bool tree_is_dir(const struct node *n);
+bool tree_is_file(const struct node *n);
+bool tree_is_link(const struct node *n);
+time_t tree_mtime(const struct node *n);
+/* A file's size: SIZE_UNKNOWN until it is learnt. */
+uint64_t tree_size(const struct node *n);
+/* Whether stat can answer without making anything: not a file, or a
+ * file whose size is known. */
+bool tree_size_known(const struct node *n);
+/* Listed before its attributes are known (fs->settle learns them). */
+bool tree_unsettled(const struct node *n);
+/* A view's marks on nodes it made, before or while fs->settle runs. */
+void node_set_mtime(struct node *n, time_t mtime);
+void node_set_size(struct node *n, uint64_t size);
+void node_set_unsettled(struct node *n, bool unsettled);
+
+/* A folder's kids, sorted by name, once tree_kids_ready allows. */
+uint32_t tree_kid_count(const struct node *dir);
+struct node *tree_kid_at(const struct node *dir, uint32_t i);
+/* How many of its kids are folders (its link count less two). */
+uint32_t tree_subdir_count(const struct node *dir);
+/* The ctx a folder's populate was given. */
+void *tree_dir_ctx(const struct node *dir);
+/* Whether n is a folder that populate fills. */
+bool tree_dir_populated_by(const struct node *n, populate_fn populate);
+/* Populating dir costs (a member's inflate and walk): a listing that
+ * goes through such folders in order has the next ones populated
+ * ahead. */
+void dir_set_costly(struct node *dir, bool costly);
+/* Whether dir was listed ahead of a listing; the mark the workers set
+ * (ahead.c). */
+bool tree_listed_ahead(const struct node *dir);
+void dir_set_listed_ahead(struct node *dir);
+
+/* A made file's producer's ctx and arg (dir_add_made). */
+void *tree_made_ctx(const struct node *file);
+uint32_t tree_made_arg(const struct node *file);
+/* Whether n is a made file whose producer can measure it
+ * (dir_add_measured). */
+bool tree_made_measures(const struct node *n);
+/* A streamed file's ctx (dir_add_stream). */
+void *tree_stream_ctx(const struct node *file);
+/* A view's source, offset and whole, as dir_add_view was given them. */
+void *tree_view_source(const struct node *view);
+uint64_t tree_view_offset(const struct node *view);
+bool tree_view_whole(const struct node *view);
+/* What a link points to. */
+const char *tree_link_target(const struct node *link);
 
 /* See tree_on_evicted. */
 typedef void (*tree_evicted_fn)(void *ctx, struct node *file,
 				struct cache_ref *ref);
 
-/* The mounted filesystem: what every callback needs. */
-struct fs {
-	struct node *root;
-	struct cache *cache;
-	size_t max_member;              /* largest inflated member accepted */
-	int png_level;                  /* zlib level of made PNGs; 0 stores */
-	uid_t uid;
-	gid_t gid;
-	pthread_mutex_t lock;           /* directory states, member outcomes */
-	pthread_cond_t populated;
-	pthread_cond_t measured;        /* a file's measuring ended */
-	struct arena *arenas;           /* everything the tree allocated */
-	struct destroy_hook *hooks;     /* run at unmount, newest first */
-	pthread_mutex_t arena_lock;
-	/* Held for reading by whoever looks at nodes (tree_enter); taken
-	 * for writing only by the thread that lets units go, and only
-	 * when no one holds it (unit.c). */
-	pthread_rwlock_t use_lock;
-	struct reclaim *reclaim;        /* the units and their budget */
-	struct readahead readahead;
-	_Atomic(struct node *) last_made;       /* a reader's last new file */
-	_Atomic(struct node *) last_stat;       /* the last stat that made */
-	_Atomic(struct node *) last_opened;     /* the last folder listed */
-	/* Stats that had to size a file since a made file was last opened:
-	 * many mean a listing, which wants sizes; few, readers (one or a
-	 * few at once), who open what they stat and want the bytes. */
-	atomic_uint stats_unopened;
-	/* The folders a listing reads next, as ahead.c's queue_list_ahead
-	 * walked them last: walk_steps folders on from walk_from, in the
-	 * ring walk_ring (walk_put counts what was put in it; the newest is
-	 * at walk_put - 1). */
-	pthread_mutex_t walk_lock;
-	struct node *walk_from;
-	struct node *walk_ring[TREE_WALK_RING];
-	unsigned walk_steps, walk_put;
-	/* Who takes a member's bytes as the cache evicts them (handoff.c),
-	 * and the file being handed over now (under lock; opens of it wait
-	 * for handed_over). */
-	tree_evicted_fn on_evicted;
-	void *evicted_ctx;
-	struct node *handing;
-	pthread_cond_t handed_over;
-	/* Learns an unsettled node's attributes and clears n->unsettled; set
-	 * by the view that lists such nodes, before it publishes them. */
-	int (*settle)(struct fs *fs, struct node *n);
-};
+/* What a settle learns of an unsettled node (fs_set_settle). */
+typedef int (*settle_fn)(struct fs *fs, struct node *n);
 
-int fs_init(struct fs *fs, size_t cache_size);
-void fs_destroy(struct fs *fs);
+/* The mounted filesystem, which every callback is given; NULL when out
+ * of memory.  fs_free runs the fs_on_destroy hooks and frees the tree
+ * and the cache. */
+struct fs *fs_new(size_t cache_size);
+void fs_free(struct fs *fs);
+/* Its root folder, set once by the view that opens the source. */
+struct node *fs_root(const struct fs *fs);
+void fs_set_root(struct fs *fs, struct node *root);
+struct cache *fs_cache(const struct fs *fs);
+struct readahead *fs_readahead(struct fs *fs);
+/* The largest inflated member accepted. */
+size_t fs_max_member(const struct fs *fs);
+void fs_set_max_member(struct fs *fs, size_t bytes);
+/* The zlib level of made PNGs; 0 stores. */
+int fs_png_level(const struct fs *fs);
+void fs_set_png_level(struct fs *fs, int level);
+/* Who owns every node, as stat gives it: the mounting user. */
+uid_t fs_uid(const struct fs *fs);
+gid_t fs_gid(const struct fs *fs);
+/* The lock over folder states and members' outcomes. */
+void fs_lock(struct fs *fs);
+void fs_unlock(struct fs *fs);
+/* Learns an unsettled node's attributes and clears its mark; set by the
+ * view that lists such nodes, before it publishes them. */
+void fs_set_settle(struct fs *fs, settle_fn settle);
+/* How many stats have sized a file since a made file was last opened:
+ * many make the next stats measure, as a listing's do. */
+void fs_set_stats_unopened(struct fs *fs, unsigned count);
 
 /* The cache's key for a permanent folder's bytes (a member's, a model
  * database's): the folder's address, so that what the cache evicts
@@ -257,7 +214,7 @@ void tree_enter(struct fs *fs);
 void tree_leave(struct fs *fs);
 /* Starts letting units go once they take more than a quarter of the
  * cache's bound (the rest holds members' bytes and made files), or
- * 4 MiB for a cache under 16 MiB.  Stopped by fs_destroy. */
+ * 4 MiB for a cache under 16 MiB.  Stopped by fs_free. */
 int tree_reclaim_start(struct fs *fs);
 /* A node's name for the kernel, good for the whole mount: the root 1, a
  * node outside units its address, a unit's node its unit's number and
@@ -290,7 +247,7 @@ void tree_handoff_end(struct fs *fs, struct node *file, bool kept);
 void *fs_alloc(struct fs *fs, size_t n);
 char *fs_strdup(struct fs *fs, const char *s);
 
-/* fn(ctx) at fs_destroy, after the tree's folders are gone and before the
+/* fn(ctx) at fs_free, after the tree's folders are gone and before the
  * cache: the views free what they hold this way.  Hooks run newest
  * first, so what was opened first (an image) closes last. */
 int fs_on_destroy(struct fs *fs, void (*fn)(void *ctx), void *ctx);

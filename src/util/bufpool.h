@@ -17,7 +17,7 @@
 /* Buffers below this come from malloc and go back to free. */
 #define BUFPOOL_MIN (64u << 10)
 
-/* The most the pool keeps (0 at start: nothing is kept).  fs_init sets a
+/* The most the pool keeps (0 at start: nothing is kept).  fs_new sets a
  * sixteenth of cache_size and charges it to the cache. */
 void bufpool_set_limit(size_t bytes);
 /* As malloc: size bytes, NULL when out of memory. */

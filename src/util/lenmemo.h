@@ -20,7 +20,7 @@
 #include <stdint.h>
 
 #define LENMEMO_SLOTS 4
-/* What the slots hold at most, charged to the cache by fs_init. */
+/* What the slots hold at most, charged to the cache by fs_new. */
 #define LENMEMO_BYTES (LENMEMO_SLOTS * 65536u)
 
 struct lenmemo {

@@ -14,7 +14,7 @@
 #include "util/strbuf.h"
 
 /* The scratch buffers: SCRATCH_SLOTS of them, each SCRATCH_MAX, charged
- * to the cache (SB_SCRATCH_BYTES) by fs_init.  They are shared by every
+ * to the cache (SB_SCRATCH_BYTES) by fs_new.  They are shared by every
  * thread, not one a thread: libfuse hands requests to any of its (up to
  * ten) workers, and with one a thread for the first four only, a
  * listing's texts mostly landed on threads without one and doubled

@@ -22,22 +22,22 @@
 
 static int verify_member(struct fs *fs, struct member *m)
 {
-	pthread_mutex_lock(&fs->lock);
+	fs_lock(fs);
 	bool known = m->known;
-	pthread_mutex_unlock(&fs->lock);
+	fs_unlock(fs);
 	if (known)
 		return 0;
 	struct gzip_result r;
 	int rc = gzip_inflate_member(&m->ar->blob, m->e->offset, m->e->extent,
-				     fs->max_member, NULL, NULL, &r);
+				     fs_max_member(fs), NULL, NULL, &r);
 	if (rc == -ENOMEM)
 		return rc;
 	/* Checking inflates into a scratch window: a length over the cap
 	 * shows up here as ISIZE, not as an allocation. */
-	if (rc == 0 && r.isize > fs->max_member) {
+	if (rc == 0 && r.isize > fs_max_member(fs)) {
 		rc = -EFBIG;
 		reason_set(&r.error, "inflates to more than %zu "
-			 "bytes", fs->max_member);
+			 "bytes", fs_max_member(fs));
 	}
 	member_record_outcome(fs, m, rc, &r);
 	return 0;
@@ -95,7 +95,7 @@ static void print_listing_line(struct strbuf *sb, const struct member *m,
 static int produce_listing(struct fs *fs, struct node *n, uint8_t **data,
 			   size_t *len)
 {
-	struct archive_dir *ar = n->u.made.ctx;
+	struct archive_dir *ar = tree_made_ctx(n);
 	struct strbuf sb = STRBUF_INIT;
 	sb_puts(&sb, LISTING_HEAD);
 	for (size_t i = 0; i < ar->count; i++) {
@@ -106,10 +106,10 @@ static int produce_listing(struct fs *fs, struct node *n, uint8_t **data,
 			sb_free(&sb);
 			return rc;
 		}
-		pthread_mutex_lock(&fs->lock);
+		fs_lock(fs);
 		struct gzip_result gz = m->gz;
 		int irc = m->inflate_rc;
-		pthread_mutex_unlock(&fs->lock);
+		fs_unlock(fs);
 		print_listing_line(&sb, m, irc, &gz);
 	}
 	return sb_finish(&sb, data, len);
@@ -210,17 +210,19 @@ static int open_archive(struct archive_dir *ar)
 static const char *tree_path(struct fs *fs, const struct archive_dir *ar,
 			     const struct node *dir)
 {
-	if (!dir->parent) {
+	if (!tree_parent(dir)) {
 		const char *slash = strrchr(ar->label, '/');
 		return fs_strdup(fs, slash ? slash + 1 : ar->label);
 	}
 	const struct node *chain[64];
 	size_t depth = 0;
-	for (const struct node *n = dir; n->parent && depth < 64; n = n->parent)
+	for (const struct node *n = dir; tree_parent(n) && depth < 64;
+	     n = tree_parent(n))
 		chain[depth++] = n;
 	struct strbuf sb = STRBUF_INIT;
 	while (depth--)
-		sb_printf(&sb, "%s%s", chain[depth]->name, depth ? "/" : "");
+		sb_printf(&sb, "%s%s", tree_name(chain[depth]),
+			  depth ? "/" : "");
 	const char *path = sb.failed ? NULL : fs_strdup(fs, sb.data ? sb.data : "");
 	sb_free(&sb);
 	return path;
@@ -228,7 +230,7 @@ static const char *tree_path(struct fs *fs, const struct archive_dir *ar,
 
 static int populate_archive(struct fs *fs, struct node *dir)
 {
-	struct archive_dir *ar = dir->u.dir.ctx;
+	struct archive_dir *ar = tree_dir_ctx(dir);
 	if (!ar->tree_path)
 		ar->tree_path = tree_path(fs, ar, dir);
 	if (!ar->tree_path)
@@ -264,24 +266,24 @@ static int populate_archive(struct fs *fs, struct node *dir)
 		struct member *m = &ar->members[i];
 		bool checked = atomic_load(&m->checked);
 		m->dir = dir_add_dir(&b, m->name, checked ? m->e->header.mtime
-							  : dir->mtime,
+							  : tree_mtime(dir),
 				     member_populate, m);
 		if (m->dir) {
-			m->dir->u.dir.costly = true;
+			dir_set_costly(m->dir, true);
 			/* A setup file's objects are other members' scenes'
 			 * sources: it stays. */
 			dir_make_unit(fs, m->dir, member_release,
 				      member_is_setup(m->name));
 		}
 		if (m->dir && !checked)
-			atomic_store(&m->dir->unsettled, true);
+			node_set_unsettled(m->dir, true);
 	}
-	ar->listing = dir_add_made(&b, ARCHIVE_LISTING, dir->mtime,
+	ar->listing = dir_add_made(&b, ARCHIVE_LISTING, tree_mtime(dir),
 				   produce_listing, ar, 0);
 	if (ar->listing && atomic_load(&ar->unchecked))
-		atomic_store(&ar->listing->unsettled, true);
+		node_set_unsettled(ar->listing, true);
 	else if (ar->listing)
-		atomic_store(&ar->listing->size, archive_dir_listing_size(ar));
+		node_set_size(ar->listing, archive_dir_listing_size(ar));
 	archive_dir_add_categories(&b, ar);
 	rc = dir_publish(&b);
 	if (rc == 0)
@@ -291,7 +293,7 @@ static int populate_archive(struct fs *fs, struct node *dir)
 
 bool archive_dir_is(const struct node *dir)
 {
-	return dir->type == NODE_DIR && dir->u.dir.populate == populate_archive;
+	return tree_dir_populated_by(dir, populate_archive);
 }
 
 /* At unmount: what the archive's members learnt, and its descriptor. */
@@ -323,7 +325,7 @@ static struct archive_dir *archive_new(struct fs *fs, const char *path,
 	for (unsigned k = 0; k < READ_STREAMS; k++)
 		atomic_init(&ar->last_read[k], SIZE_MAX);
 	atomic_init(&ar->next_stream, 0);
-	fs->settle = archive_dir_settle;
+	fs_set_settle(fs, archive_dir_settle);
 	if (blob)
 		ar->blob = *blob;
 	if (!ar->label || fs_on_destroy(fs, archive_free, ar) < 0)

@@ -115,7 +115,7 @@ static void check_with(struct fs *fs, struct member *m, struct index_window *w)
 	char status[INDEX_STATUS * 2];
 	archive_index_status(ar->table, &e, status, sizeof status);
 	const char *text = fs_strdup(fs, status);
-	pthread_mutex_lock(&fs->lock);
+	fs_lock(fs);
 	bool first = !atomic_load(&m->checked);
 	if (first) {
 		if (!(e.table & (INDEX_NO_HEADER | INDEX_NO_READ)))
@@ -125,13 +125,13 @@ static void check_with(struct fs *fs, struct member *m, struct index_window *w)
 		/* Out of memory: said as the shortest status there is. */
 		m->table_status = text ? text : "-";
 		if (m->dir && !(e.table & (INDEX_NO_HEADER | INDEX_NO_READ)))
-			m->dir->mtime = (time_t)e.header.mtime;
+			node_set_mtime(m->dir, (time_t)e.header.mtime);
 		if (m->dir)
-			atomic_store(&m->dir->unsettled, false);
+			node_set_unsettled(m->dir, false);
 		atomic_store(&m->checked, true);
 		atomic_fetch_sub(&ar->unchecked, 1);
 	}
-	pthread_mutex_unlock(&fs->lock);
+	fs_unlock(fs);
 	if (first && e.table)
 		log_error("%s: %s: the game's index disagrees: %s", ar->label,
 			  m->name, status);
@@ -162,7 +162,8 @@ void archive_dir_check_all(struct fs *fs, struct archive_dir *ar)
 	archive_index_prefetch(&ar->blob, ar->table, ar->entries, ar->count);
 	bool worker = readahead_on_worker();
 	for (size_t i = 0; i < ar->count; i++) {
-		if (worker && i % 64 == 0 && readahead_stopping(&fs->readahead))
+		if (worker && i % 64 == 0 &&
+		    readahead_stopping(fs_readahead(fs)))
 			break;
 		check_with(fs, &ar->members[i], w);
 	}
@@ -181,48 +182,48 @@ static void warm_job(void *owner, void *arg)
 	struct fs *fs = owner;
 	(void)arg;
 	int err;
-	struct node *data = tree_child(fs, fs->root, "DATA", &err);
+	struct node *data = tree_child(fs, fs_root(fs), "DATA", &err);
 	struct node *dir = data ? tree_child(fs, data, "DATA.BIN", &err) : NULL;
 	if (dir && archive_dir_is(dir) && tree_ready(fs, dir) == 0)
-		archive_dir_check_all(fs, dir->u.dir.ctx);
+		archive_dir_check_all(fs, tree_dir_ctx(dir));
 }
 
 void archive_dir_warm(struct fs *fs)
 {
-	readahead_queue(&fs->readahead, warm_job, NULL);
+	readahead_queue(fs_readahead(fs), warm_job, NULL);
 }
 
 void archive_dir_check_later(struct fs *fs, struct archive_dir *ar)
 {
 	if (atomic_load(&ar->unchecked))
-		readahead_queue(&fs->readahead, check_job, ar);
+		readahead_queue(fs_readahead(fs), check_job, ar);
 }
 
 int archive_dir_settle(struct fs *fs, struct node *n)
 {
-	struct node *dir = n->parent;
+	struct node *dir = tree_parent(n);
 	if (dir && archive_dir_is(dir)) {
-		struct archive_dir *ar = dir->u.dir.ctx;
+		struct archive_dir *ar = tree_dir_ctx(dir);
 		if (n == ar->listing) {
 			archive_dir_check_all(fs, ar);
-			atomic_store(&n->size, archive_dir_listing_size(ar));
-			atomic_store(&n->unsettled, false);
+			node_set_size(n, archive_dir_listing_size(ar));
+			node_set_unsettled(n, false);
 			return 0;
 		}
-		if (n->type == NODE_DIR && n->u.dir.populate == member_populate) {
-			member_check(fs, n->u.dir.ctx);
+		if (tree_dir_populated_by(n, member_populate)) {
+			member_check(fs, tree_dir_ctx(n));
 			return 0;
 		}
 	}
-	atomic_store(&n->unsettled, false);
+	node_set_unsettled(n, false);
 	return 0;
 }
 
 /* One category's folder: a link per member, ../../NAME. */
 static int populate_category(struct fs *fs, struct node *dir)
 {
-	struct archive_dir *ar = dir->parent->parent->u.dir.ctx;
-	const char *cat = dir->name;
+	struct archive_dir *ar = tree_dir_ctx(tree_parent(tree_parent(dir)));
+	const char *cat = tree_name(dir);
 	struct dir_builder b;
 	dir_builder_init(&b, fs, dir);
 	for (size_t i = 0; i < ar->count; i++) {
@@ -243,7 +244,7 @@ static int populate_category(struct fs *fs, struct node *dir)
 
 static int populate_categories(struct fs *fs, struct node *dir)
 {
-	struct archive_dir *ar = dir->u.dir.ctx;
+	struct archive_dir *ar = tree_dir_ctx(dir);
 	struct dir_builder b;
 	dir_builder_init(&b, fs, dir);
 	for (unsigned c = 0; c < FDTBL_CATEGORIES; c++) {
@@ -252,7 +253,7 @@ static int populate_categories(struct fs *fs, struct node *dir)
 		if (!name_escape_ascii((const uint8_t *)raw, strlen(raw), name) ||
 		    dir_has(&b, name))
 			continue;
-		dir_add_dir(&b, name, dir->mtime, populate_category, NULL);
+		dir_add_dir(&b, name, tree_mtime(dir), populate_category, NULL);
 	}
 	return dir_publish(&b);
 }
@@ -260,7 +261,8 @@ static int populate_categories(struct fs *fs, struct node *dir)
 void archive_dir_add_categories(struct dir_builder *b, struct archive_dir *ar)
 {
 	if (ar->table)
-		dir_add_dir(b, CATEGORIES, b->dir->mtime, populate_categories, ar);
+		dir_add_dir(b, CATEGORIES, tree_mtime(b->dir),
+			    populate_categories, ar);
 }
 
 void archive_dir_check_inflated(struct fs *fs, struct member *m, int rc,
@@ -317,11 +319,11 @@ static void compare_member(const struct compare *c, struct fs *fs,
 	if (m->e->table)
 		say(c, m->name, "the game's index: record %s: %s", r->name,
 		    m->table_status);
-	pthread_mutex_lock(&fs->lock);
+	fs_lock(fs);
 	bool known = m->known;
 	int rc = m->inflate_rc;
 	struct gzip_result gz = m->gz;
-	pthread_mutex_unlock(&fs->lock);
+	fs_unlock(fs);
 	char what[INDEX_STATUS];
 	if (known && rc == 0 && archive_index_inflated(t, m->e, &gz, what,
 							sizeof what))
@@ -356,7 +358,7 @@ int archive_dir_table_check(struct fs *fs, struct node *dir,
 {
 	if (!archive_dir_is(dir))
 		return 0;
-	struct compare c = { dir->u.dir.ctx, report, ctx };
+	struct compare c = { tree_dir_ctx(dir), report, ctx };
 	struct archive_dir *ar = c.ar;
 	if (!ar->table || !ar->members)
 		return 0;

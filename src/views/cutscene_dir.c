@@ -56,7 +56,7 @@ static bool setup_defines(struct fs *fs, struct member *self,
 		return false;
 	int err = 0;
 	struct node *n = tree_child(fs, o->dir, object, &err);
-	return n && n->type == NODE_DIR;
+	return n && tree_is_dir(n);
 }
 
 #define SETUPS (1 + sizeof common_setups / sizeof common_setups[0])
@@ -283,7 +283,7 @@ int member_cutscene_prepare(struct fs *fs, struct member *m,
 static int produce_cutscene_glb(struct fs *fs, struct node *n, uint8_t **data,
 				size_t *len)
 {
-	struct member *m = n->u.made.ctx;
+	struct member *m = tree_made_ctx(n);
 	struct cache_ref ref, sref[CUTSCENE_SOURCES_MAX];
 	struct scene_source src[CUTSCENE_SOURCES_MAX];
 	struct strbuf label = STRBUF_INIT;
@@ -309,8 +309,8 @@ static int produce_cutscene_glb(struct fs *fs, struct node *n, uint8_t **data,
 		rc = scene_glb_cutscene(src, held, label.data, &f, data, len);
 	}
 	while (held > 0)
-		cache_put(fs->cache, &sref[--held]);
-	cache_put(fs->cache, &ref);
+		cache_put(fs_cache(fs), &sref[--held]);
+	cache_put(fs_cache(fs), &ref);
 	sb_free(&label);
 	return rc;
 }
@@ -323,14 +323,14 @@ static int produce_cutscene_glb(struct fs *fs, struct node *n, uint8_t **data,
 static ssize_t read_audio(struct fs *fs, struct node *n, char *buf,
 			  size_t size, uint64_t off)
 {
-	struct member *m = n->u.stream.ctx;
+	struct member *m = tree_stream_ctx(n);
 	struct cache_ref ref;
 	int rc = member_bytes(fs, m, &ref);
 	if (rc < 0)
 		return rc;
 	size_t got = cutscene_wav_read(&m->audio, ref.data, ref.len, off,
 				       (uint8_t *)buf, size);
-	cache_put(fs->cache, &ref);
+	cache_put(fs_cache(fs), &ref);
 	return (ssize_t)got;
 }
 

@@ -74,12 +74,12 @@ static int fill_bytes(void *ctx, uint8_t **data, size_t *len)
 static int open_db(struct fs *fs, struct dbdir *d, struct cache_ref *ref,
 		   struct dbmod *db, struct reason *why)
 {
-	int rc = cache_get(fs->cache, tree_key(d->dir), fill_bytes, d, ref);
+	int rc = cache_get(fs_cache(fs), tree_key(d->dir), fill_bytes, d, ref);
 	if (rc < 0)
 		return rc;
 	rc = dbmod_open(db, ref->data, ref->len, why);
 	if (rc < 0)
-		cache_put(fs->cache, ref);
+		cache_put(fs_cache(fs), ref);
 	return rc;
 }
 
@@ -90,9 +90,9 @@ enum db_file { DB_LIST, DB_BIN, DB_TXT, DB_OBJ, DB_MTL, DB_ERROR };
 
 static int produce(struct fs *fs, struct node *n, uint8_t **data, size_t *len)
 {
-	struct dbdir *d = n->u.made.ctx;
-	size_t pos = n->u.made.arg / 8;
-	enum db_file file = n->u.made.arg % 8;
+	struct dbdir *d = tree_made_ctx(n);
+	size_t pos = tree_made_arg(n) / 8;
+	enum db_file file = tree_made_arg(n) % 8;
 	struct cache_ref ref;
 	struct dbmod db;
 	struct reason why = { "" };
@@ -129,7 +129,7 @@ static int produce(struct fs *fs, struct node *n, uint8_t **data, size_t *len)
 		break;
 	}
 	dbmod_close(&db);
-	cache_put(fs->cache, &ref);
+	cache_put(fs_cache(fs), &ref);
 	sb_free(&mtl);
 	if (rc < 0) {
 		sb_free(&sb);
@@ -167,7 +167,7 @@ static void add_model(struct dir_builder *b, struct dbdir *d,
 
 static int populate(struct fs *fs, struct node *dir)
 {
-	struct dbdir *d = dir->u.dir.ctx;
+	struct dbdir *d = tree_dir_ctx(dir);
 	d->dir = dir;
 	struct cache_ref ref;
 	struct dbmod db;
@@ -180,13 +180,13 @@ static int populate(struct fs *fs, struct node *dir)
 	}
 	struct dir_builder b;
 	dir_builder_init(&b, fs, dir);
-	dir_add_made(&b, "models.txt", dir->mtime, produce, d,
+	dir_add_made(&b, "models.txt", tree_mtime(dir), produce, d,
 		     (uint32_t)DB_ARG(0, DB_LIST));
 	for (size_t pos = 0; pos < db.count; pos++)
 		if (db.entries[pos].present && !db.entries[pos].duplicate)
-			add_model(&b, d, &db, pos, dir->mtime);
+			add_model(&b, d, &db, pos, tree_mtime(dir));
 	dbmod_close(&db);
-	cache_put(fs->cache, &ref);
+	cache_put(fs_cache(fs), &ref);
 	return dir_publish(&b);
 }
 

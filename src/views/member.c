@@ -36,14 +36,14 @@ struct fill_call {
 void member_record_outcome(struct fs *fs, struct member *m, int rc,
 			   const struct gzip_result *r)
 {
-	pthread_mutex_lock(&fs->lock);
+	fs_lock(fs);
 	bool first = !m->known;
 	if (first) {
 		m->known = true;
 		m->inflate_rc = rc;
 		m->gz = *r;
 	}
-	pthread_mutex_unlock(&fs->lock);
+	fs_unlock(fs);
 	if (first && rc < 0)
 		log_error("%s: member %s at byte %" PRIu64 ": %s", m->ar->label,
 			  m->name, m->e->offset, r->error.text);
@@ -57,7 +57,7 @@ static int member_fill(void *ctx, uint8_t **data, size_t *len)
 	struct member *m = c->m;
 	struct gzip_result r;
 	int rc = gzip_inflate_member(&m->ar->blob, m->e->offset, m->e->extent,
-				     c->fs->max_member, data, len, &r);
+				     fs_max_member(c->fs), data, len, &r);
 	if (rc == -ENOMEM) {
 		log_error("%s: member %s: out of memory inflating it",
 			  m->ar->label, m->name);
@@ -83,11 +83,12 @@ static int cached_bytes(struct fs *fs, struct member *m,
 			struct cache_ref *ref)
 {
 	struct fill_call call = { fs, m };
-	int rc = cache_get(fs->cache, tree_key(m->dir), member_fill, &call, ref);
+	int rc = cache_get(fs_cache(fs), tree_key(m->dir), member_fill, &call,
+			   ref);
 	/* Inflated again after the source shrank (member_fill said so):
 	 * what was made from the walk of more cannot be made from less. */
 	if (rc == 0 && ref->len < atomic_load(&m->walked_len)) {
-		cache_put(fs->cache, ref);
+		cache_put(fs_cache(fs), ref);
 		return -EIO;
 	}
 	return rc;
@@ -98,7 +99,7 @@ static void inflate_ahead(void *owner, void *arg)
 	struct fs *fs = owner;
 	struct cache_ref ref;
 	if (cached_bytes(fs, arg, &ref) == 0)
-		cache_put(fs->cache, &ref);
+		cache_put(fs_cache(fs), &ref);
 }
 
 /* How many members are inflated ahead of a reader in order: two, so that
@@ -149,8 +150,8 @@ static void read_ahead_of(struct fs *fs, struct member *m)
 		next = member_after(next, in_order);
 		if (!next || !next->dir)
 			break;
-		if (!cache_holds(fs->cache, tree_key(next->dir)))
-			readahead_queue(&fs->readahead, inflate_ahead, next);
+		if (!cache_holds(fs_cache(fs), tree_key(next->dir)))
+			readahead_queue(fs_readahead(fs), inflate_ahead, next);
 	}
 }
 
@@ -164,15 +165,15 @@ int member_bytes(struct fs *fs, struct member *m, struct cache_ref *ref)
 int member_text(struct fs *fs, struct node *n, member_text_fn fn,
 		uint8_t **data, size_t *len)
 {
-	struct member *m = n->u.made.ctx;
+	struct member *m = tree_made_ctx(n);
 	struct cache_ref ref;
 	int rc = member_bytes(fs, m, &ref);
 	if (rc < 0)
 		return rc;
 	struct strbuf sb;
 	tree_made_text_init(n, data, &sb);
-	rc = fn(m, ref.data, ref.len, n->u.made.arg, &sb);
-	cache_put(fs->cache, &ref);
+	rc = fn(m, ref.data, ref.len, tree_made_arg(n), &sb);
+	cache_put(fs_cache(fs), &ref);
 	if (rc < 0) {
 		sb_free(&sb);
 		return rc;
@@ -182,24 +183,24 @@ int member_text(struct fs *fs, struct node *n, member_text_fn fn,
 
 static bool member_intact(struct fs *fs, struct member *m)
 {
-	pthread_mutex_lock(&fs->lock);
+	fs_lock(fs);
 	bool ok = m->known && m->inflate_rc == 0;
-	pthread_mutex_unlock(&fs->lock);
+	fs_unlock(fs);
 	return ok;
 }
 
 static int view_bytes(struct fs *fs, struct node *view, struct cache_ref *ref)
 {
-	struct member *m = view->u.view.source;
+	struct member *m = tree_view_source(view);
 	int rc = member_bytes(fs, m, ref);
 	if (rc < 0)
 		return rc;
 	/* member_bytes refuses bytes shorter than the walk, which laid out
 	 * every view, so this holds; it guards tree_bytes' arithmetic. */
-	bool fits = ref->len >= view->u.view.offset &&
-		    ref->len - view->u.view.offset >= atomic_load(&view->size);
-	if (!fits || (view->u.view.whole && !member_intact(fs, m))) {
-		cache_put(fs->cache, ref);
+	bool fits = ref->len >= tree_view_offset(view) &&
+		    ref->len - tree_view_offset(view) >= tree_size(view);
+	if (!fits || (tree_view_whole(view) && !member_intact(fs, m))) {
+		cache_put(fs_cache(fs), ref);
 		return -EIO;
 	}
 	return 0;
@@ -207,10 +208,10 @@ static int view_bytes(struct fs *fs, struct node *view, struct cache_ref *ref)
 
 static int view_open(struct fs *fs, struct node *view)
 {
-	struct member *m = view->u.view.source;
+	struct member *m = tree_view_source(view);
 	/* A view exists only once its member was inflated and walked, so
 	 * the outcome is known. */
-	return view->u.view.whole && !member_intact(fs, m) ? -EIO : 0;
+	return tree_view_whole(view) && !member_intact(fs, m) ? -EIO : 0;
 }
 
 const struct view_ops member_view_ops = { view_bytes, view_open };
@@ -221,12 +222,12 @@ const struct view_ops member_view_ops = { view_bytes, view_open };
 static int produce_error_text(struct fs *fs, struct node *n, uint8_t **data,
 			      size_t *len)
 {
-	struct member *m = n->u.made.ctx;
+	struct member *m = tree_made_ctx(n);
 	struct strbuf sb = STRBUF_INIT;
-	pthread_mutex_lock(&fs->lock);
+	fs_lock(fs);
 	int irc = m->inflate_rc;
 	struct gzip_result gz = m->gz;
-	pthread_mutex_unlock(&fs->lock);
+	fs_unlock(fs);
 	if (irc < 0)
 		sb_printf(&sb, "member: %s at byte %" PRIu64 " of %s\n"
 			  "inflate: %s\n", m->name, m->e->offset,
@@ -256,7 +257,7 @@ static int produce_scene_text(struct fs *fs, struct node *n, uint8_t **data,
 			      size_t *len)
 {
 	(void)fs;
-	struct member *m = n->u.made.ctx;
+	struct member *m = tree_made_ctx(n);
 	const struct ccsf_scene *s = &m->scene;
 	struct strbuf sb = STRBUF_INIT;
 	sb_puts(&sb, "name: ");
@@ -299,7 +300,7 @@ static const char *scene_object_name_cb(void *ctx, uint32_t index)
 static int produce_scene_glb(struct fs *fs, struct node *n, uint8_t **data,
 			     size_t *len)
 {
-	struct member *m = n->u.made.ctx;
+	struct member *m = tree_made_ctx(n);
 	struct cache_ref ref;
 	int rc = member_bytes(fs, m, &ref);
 	if (rc < 0)
@@ -308,7 +309,7 @@ static int produce_scene_glb(struct fs *fs, struct node *n, uint8_t **data,
 	snprintf(source, sizeof source, "%s/%s", m->ar->tree_path, m->name);
 	struct scene_env env = { m, scene_object_name_cb, source };
 	rc = scene_glb(&m->scene, ref.data, ref.len, &env, data, len);
-	cache_put(fs->cache, &ref);
+	cache_put(fs_cache(fs), &ref);
 	return rc;
 }
 
@@ -471,7 +472,7 @@ static int add_objects(struct fs *fs, struct member *m, struct dir_builder *b,
 
 int member_populate(struct fs *fs, struct node *dir)
 {
-	struct member *m = dir->u.dir.ctx;
+	struct member *m = tree_dir_ctx(dir);
 	member_check(fs, m);    /* its files take its header's mtime */
 	time_t t = m->e->header.mtime;
 	struct cache_ref ref;
@@ -500,9 +501,9 @@ int member_populate(struct fs *fs, struct node *dir)
 		rc = member_cutscene_prepare(fs, m, ref.data, ref.len);
 	char name[GZIP_NAME_MAX * 3 + 8];
 	snprintf(name, sizeof name, "%s.ccs", m->name);
-	pthread_mutex_lock(&fs->lock);
+	fs_lock(fs);
 	bool failed = m->inflate_rc < 0;
-	pthread_mutex_unlock(&fs->lock);
+	fs_unlock(fs);
 	if (rc == 0 && whole)
 		dir_add_view(&b, name, t, &member_view_ops, m, 0, whole, true);
 	if (rc == 0 && (failed || (m->walked && m->walk_rc < 0) ||
@@ -522,7 +523,7 @@ int member_populate(struct fs *fs, struct node *dir)
 		if (rc == 0)
 			rc = member_add_cutscene_files(fs, m, &b, ref.data, ref.len);
 	}
-	cache_put(fs->cache, &ref);
+	cache_put(fs_cache(fs), &ref);
 	int prc = dir_publish(&b);
 	return rc < 0 ? rc : prc;
 }
@@ -533,7 +534,7 @@ int member_populate(struct fs *fs, struct node *dir)
 void member_release(struct fs *fs, struct node *dir)
 {
 	(void)fs;
-	struct member *m = dir->u.dir.ctx;
+	struct member *m = tree_dir_ctx(dir);
 	ccsf_scene_free(&m->scene);
 	memset(&m->scene, 0, sizeof m->scene);
 	cutscene_audio_free(&m->audio);

@@ -42,7 +42,7 @@ static int chunk_bytes(struct fs *fs, struct member *m, uint32_t chunk,
 	if (rc < 0)
 		return rc;
 	if ((uint64_t)c->offset + c->length > ref->len) {
-		cache_put(fs->cache, ref);
+		cache_put(fs_cache(fs), ref);
 		return -EIO;
 	}
 	*p = ref->data + c->offset;
@@ -86,23 +86,23 @@ static void png_text_of(struct png_text *t, struct member *m,
 static int produce_texture_png(struct fs *fs, struct node *n, uint8_t **data,
 			       size_t *len)
 {
-	struct member *m = n->u.made.ctx;
+	struct member *m = tree_made_ctx(n);
 	const struct ccsf_scene *s = member_scene(m);
-	uint32_t chunk = ARG_CHUNK(n->u.made.arg);
+	uint32_t chunk = ARG_CHUNK(tree_made_arg(n));
 	struct cache_ref ref;
 	int rc = member_bytes(fs, m, &ref);
 	if (rc < 0)
 		return rc;
 	struct texture_job job;
 	rc = texture_job_prepare(s, ref.data, ref.len, chunk,
-			     ARG_LEVEL(n->u.made.arg), true, &job);
-	cache_put(fs->cache, &ref);
+			     ARG_LEVEL(tree_made_arg(n)), true, &job);
+	cache_put(fs_cache(fs), &ref);
 	if (rc == 0) {
 		struct png_text text;
 		png_text_of(&text, m, s->chunks[chunk].object);
 		rc = texture_png_level(&job.img, job.tex.psm, &job.pal,
 				       text.entry, PNG_TEXT_ENTRIES,
-				       fs->png_level, data, len, &job.why);
+				       fs_png_level(fs), data, len, &job.why);
 	}
 	indexed_image_free(&job.img);
 	return rc;
@@ -111,11 +111,11 @@ static int produce_texture_png(struct fs *fs, struct node *n, uint8_t **data,
 static int produce_palette_png(struct fs *fs, struct node *n, uint8_t **data,
 			       size_t *len)
 {
-	struct member *m = n->u.made.ctx;
+	struct member *m = tree_made_ctx(n);
 	struct cache_ref ref;
 	const uint8_t *p;
 	size_t plen;
-	int rc = chunk_bytes(fs, m, n->u.made.arg, &ref, &p, &plen);
+	int rc = chunk_bytes(fs, m, tree_made_arg(n), &ref, &p, &plen);
 	if (rc < 0)
 		return rc;
 	struct clut clut;
@@ -126,11 +126,11 @@ static int produce_palette_png(struct fs *fs, struct node *n, uint8_t **data,
 		palette_from_clut(&clut, &pal);
 		struct png_text text;
 		png_text_of(&text, m,
-			    member_scene(m)->chunks[n->u.made.arg].object);
+			    member_scene(m)->chunks[tree_made_arg(n)].object);
 		rc = palette_png_level(&pal, text.entry, PNG_TEXT_ENTRIES,
-				       fs->png_level, data, len, &why);
+				       fs_png_level(fs), data, len, &why);
 	}
-	cache_put(fs->cache, &ref);
+	cache_put(fs_cache(fs), &ref);
 	return rc;
 }
 
@@ -204,11 +204,11 @@ enum model_part { PART_OBJ, PART_MTL, PART_HIT };
 static int produce_model(struct fs *fs, struct node *n, uint8_t **data,
 			 size_t *len, enum model_part part)
 {
-	struct member *m = n->u.made.ctx;
+	struct member *m = tree_made_ctx(n);
 	struct cache_ref ref;
 	const uint8_t *p;
 	size_t plen;
-	int rc = chunk_bytes(fs, m, n->u.made.arg, &ref, &p, &plen);
+	int rc = chunk_bytes(fs, m, tree_made_arg(n), &ref, &p, &plen);
 	if (rc < 0)
 		return rc;
 	struct model_scene ms = { m, ref.data, ref.len, "" };
@@ -227,7 +227,7 @@ static int produce_model(struct fs *fs, struct node *n, uint8_t **data,
 				     part == PART_OBJ, &env,
 				     part == PART_OBJ ? &out : NULL,
 				     part == PART_MTL ? &out : NULL, &why);
-	cache_put(fs->cache, &ref);
+	cache_put(fs_cache(fs), &ref);
 	if (rc < 0) {
 		sb_free(&out);
 		return rc;
@@ -286,7 +286,7 @@ static int produce_object_errors(struct fs *fs, struct node *n,
 				 uint8_t **data, size_t *len)
 {
 	(void)fs;
-	const char *text = n->u.made.ctx;
+	const char *text = tree_made_ctx(n);
 	*len = strlen(text);
 	*data = malloc(*len ? *len : 1);
 	if (!*data)
@@ -317,7 +317,7 @@ static void size_texture_png(struct node *n, const struct object_build *ob,
 			     job->tex.level[level].height, job->tex.psm,
 			     &job->pal, text.entry, PNG_TEXT_ENTRIES,
 			     &size) == 0)
-		atomic_store(&n->size, size);
+		node_set_size(n, size);
 }
 
 /* texture.png and texture-mipN.png, checked now so error.txt can say at
@@ -343,7 +343,7 @@ static void add_texture_pngs(struct dir_builder *b,
 			snprintf(name, sizeof name, "texture-mip%u.png", level);
 		struct node *n = dir_add_made(b, name, t, produce_texture_png,
 					      ob->m, ARG(chunk, level));
-		if (rc == 0 && n && b->fs->png_level == 0)
+		if (rc == 0 && n && fs_png_level(b->fs) == 0)
 			size_texture_png(n, ob, chunk, &job, level);
 		if (rc < 0)
 			note_error(errs, ob->m, ob->object, name,
@@ -364,7 +364,7 @@ static void add_palette_png(struct dir_builder *b,
 	int rc = (uint64_t)c->offset + c->length > ob->len ? -EIO :
 		 clut_parse(ob->data + c->offset, c->length, s->version, &clut,
 			    &why);
-	if (rc == 0 && n && b->fs->png_level == 0) {
+	if (rc == 0 && n && fs_png_level(b->fs) == 0) {
 		struct palette pal;
 		palette_from_clut(&clut, &pal);
 		struct png_text text;
@@ -372,7 +372,7 @@ static void add_palette_png(struct dir_builder *b,
 		size_t size;
 		if (palette_png_size(&pal, text.entry, PNG_TEXT_ENTRIES,
 				     &size) == 0)
-			atomic_store(&n->size, size);
+			node_set_size(n, size);
 	}
 	if (rc < 0)
 		note_error(errs, ob->m, ob->object, "palette.png",

@@ -108,7 +108,7 @@ static void add_host_entry(struct dir_builder *b, const struct host_dir *hd,
 
 static int populate_host_dir(struct fs *fs, struct node *dir)
 {
-	const struct host_dir *hd = dir->u.dir.ctx;
+	const struct host_dir *hd = tree_dir_ctx(dir);
 	const char *dirpath = hd->path;
 	DIR *d = opendir(dirpath);
 	if (!d) {
@@ -222,7 +222,7 @@ static void add_iso_entry(struct dir_builder *b, const struct iso_dir *parent,
 
 static int populate_iso_dir(struct fs *fs, struct node *dir)
 {
-	const struct iso_dir *d = dir->u.dir.ctx;
+	const struct iso_dir *d = tree_dir_ctx(dir);
 	struct iso_listing l;
 	int rc = iso_list(d->img, &d->entry, &l);
 	if (rc < 0) {
@@ -357,7 +357,7 @@ static int probe_iso(const char *path, bool *is_iso)
 	return rc;
 }
 
-/* The image stays open until fs_destroy closes it: every ISO node's
+/* The image stays open until fs_free closes it: every ISO node's
  * blob reads through its fd.  Last at unmount: the archives inside read
  * through the image. */
 struct open_image {
@@ -399,10 +399,11 @@ static int open_iso_source(struct fs *fs, const char *path, time_t mtime,
 		d->gi = game_index_new(fs, iso_read_path, d);
 	}
 	/* A root without a recorded time takes the image's. */
-	fs->root = d ? node_new_dir(fs, "", root->mtime ? root->mtime : mtime,
-				    populate_iso_dir, d)
-		     : NULL;
-	return fs->root ? 0 : -ENOMEM;
+	fs_set_root(fs, d ? node_new_dir(fs, "", root->mtime ? root->mtime
+							    : mtime,
+					 populate_iso_dir, d)
+			  : NULL);
+	return fs_root(fs) ? 0 : -ENOMEM;
 }
 
 int source_open(struct fs *fs, const char *path, char *err, size_t errlen)
@@ -424,10 +425,10 @@ int source_open(struct fs *fs, const char *path, char *err, size_t errlen)
 		free(abs);
 		if (d)
 			d->gi = game_index_new(fs, host_read_path, d);
-		fs->root = d ? node_new_dir(fs, "", st.st_mtime,
-					    populate_host_dir, d)
-			     : NULL;
-		return fs->root ? 0 : -ENOMEM;
+		fs_set_root(fs, d ? node_new_dir(fs, "", st.st_mtime,
+						 populate_host_dir, d)
+				  : NULL);
+		return fs_root(fs) ? 0 : -ENOMEM;
 	}
 	if (!S_ISREG(st.st_mode)) {
 		snprintf(err, errlen, "%s: not a directory, disc image or "
@@ -453,9 +454,9 @@ int source_open(struct fs *fs, const char *path, char *err, size_t errlen)
 		return -EINVAL;
 	}
 	char *abs = realpath(path, NULL);
-	fs->root = kind == FOUND_ARCHIVE ?
-		   archive_dir_root(fs, st.st_mtime, abs ? abs : path) :
-		   dbdir_root(fs, st.st_mtime, abs ? abs : path);
+	fs_set_root(fs, kind == FOUND_ARCHIVE ?
+			archive_dir_root(fs, st.st_mtime, abs ? abs : path) :
+			dbdir_root(fs, st.st_mtime, abs ? abs : path));
 	free(abs);
-	return fs->root ? 0 : -ENOMEM;
+	return fs_root(fs) ? 0 : -ENOMEM;
 }

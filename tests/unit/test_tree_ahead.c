@@ -37,7 +37,7 @@ static int populate_empty(struct fs *fs, struct node *dir)
 /* A kid has a folder of its own, as a member has its objects'. */
 static int populate_kid(struct fs *fs, struct node *dir)
 {
-	struct kid *k = dir->u.dir.ctx;
+	struct kid *k = tree_dir_ctx(dir);
 	atomic_store(&k->by_worker, readahead_on_worker());
 	atomic_store(&k->populated, true);
 	struct dir_builder b;
@@ -50,7 +50,7 @@ static int populate_kid(struct fs *fs, struct node *dir)
  * member's does. */
 static int populate_group(struct fs *fs, struct node *dir)
 {
-	struct kid *kids = dir->u.dir.ctx;
+	struct kid *kids = tree_dir_ctx(dir);
 	struct dir_builder b;
 	dir_builder_init(&b, fs, dir);
 	for (int i = 0; i < KIDS; i++) {
@@ -59,7 +59,7 @@ static int populate_group(struct fs *fs, struct node *dir)
 		struct node *n = dir_add_dir(&b, name, 0, populate_kid,
 					     &kids[i]);
 		assert_non_null(n);
-		n->u.dir.costly = kids == costly;
+		dir_set_costly(n, kids == costly);
 	}
 	return dir_publish(&b);
 }
@@ -103,7 +103,7 @@ static int produce_marked(struct fs *fs, struct node *file, uint8_t **data,
 			  size_t *len)
 {
 	(void)fs;
-	atomic_store(&made[file->u.made.arg], true);
+	atomic_store(&made[tree_made_arg(file)], true);
 	*data = malloc(1);
 	if (!*data)
 		return -ENOMEM;
@@ -117,7 +117,7 @@ static int populate_object(struct fs *fs, struct node *dir)
 	struct dir_builder b;
 	dir_builder_init(&b, fs, dir);
 	dir_add_made(&b, "f.png", 0, produce_marked, NULL,
-		     (uint32_t)(uintptr_t)dir->u.dir.ctx);
+		     (uint32_t)(uintptr_t)tree_dir_ctx(dir));
 	return dir_publish(&b);
 }
 
@@ -128,7 +128,7 @@ static int populate_object(struct fs *fs, struct node *dir)
 
 static int populate_member(struct fs *fs, struct node *dir)
 {
-	uintptr_t m = (uintptr_t)dir->u.dir.ctx;
+	uintptr_t m = (uintptr_t)tree_dir_ctx(dir);
 	struct dir_builder b;
 	dir_builder_init(&b, fs, dir);
 	for (unsigned i = 0; i < OTHERS; i++) {
@@ -204,24 +204,25 @@ static void reset(struct kid *kids)
 }
 
 /* Each test's tree, fresh: the fixture cmocka runs around it. */
-static struct fs the_fs;
+static struct fs *the_fs;
 
 static int setup_fs(void **state)
 {
 	reset(costly);
 	reset(cheap);
-	if (fs_init(&the_fs, 1 << 20) < 0)
+	the_fs = fs_new(1 << 20);
+	if (!the_fs)
 		return -1;
-	the_fs.root = node_new_dir(&the_fs, "", 0, populate_root, NULL);
-	if (!the_fs.root || tree_ready(&the_fs, the_fs.root) < 0)
+	fs_set_root(the_fs, node_new_dir(the_fs, "", 0, populate_root, NULL));
+	if (!fs_root(the_fs) || tree_ready(the_fs, fs_root(the_fs)) < 0)
 		return -1;
-	*state = &the_fs;
+	*state = the_fs;
 	return 0;
 }
 
 static int teardown_fs(void **state)
 {
-	fs_destroy(*state);
+	fs_free(*state);
 	return 0;
 }
 
@@ -235,7 +236,7 @@ static void open_kid(struct fs *fs, struct node *group, int i)
 /* Opens the group folder, then its kids a and b, as a listing would. */
 static void open_two(struct fs *fs, const char *group, int a, int b)
 {
-	struct node *g = child(fs, fs->root, group);
+	struct node *g = child(fs, fs_root(fs), group);
 	assert_int_equal(tree_dir_open(fs, g), 0);
 	open_kid(fs, g, a);
 	open_kid(fs, g, b);
@@ -280,7 +281,7 @@ static void backwards_populates_the_three_before(void **state)
  * then costly/k01. */
 static void open_around(struct fs *fs, struct node *up, const char *name)
 {
-	struct node *g = child(fs, fs->root, "costly");
+	struct node *g = child(fs, fs_root(fs), "costly");
 	assert_int_equal(tree_dir_open(fs, g), 0);
 	open_kid(fs, g, 0);
 	assert_int_equal(tree_dir_open(fs, child(fs, up, name)), 0);
@@ -292,7 +293,7 @@ static void open_around(struct fs *fs, struct node *up, const char *name)
 static void from_inside_an_earlier_sibling(void **state)
 {
 	struct fs *fs = *state;
-	struct node *g = child(fs, fs->root, "costly");
+	struct node *g = child(fs, fs_root(fs), "costly");
 	assert_int_equal(tree_ready(fs, g), 0);
 	open_around(fs, child(fs, g, "k00"), "sub");
 	assert_populated_ahead(costly, 2, 4);
@@ -303,7 +304,7 @@ static void from_inside_an_earlier_sibling(void **state)
 static void a_folder_elsewhere_breaks_the_order(void **state)
 {
 	struct fs *fs = *state;
-	open_around(fs, fs->root, "cheap");
+	open_around(fs, fs_root(fs), "cheap");
 	assert_left_alone(costly, 2, KIDS - 1);
 }
 
@@ -317,7 +318,7 @@ static void cheap_folders_are_not_populated_ahead(void **state)
 static void noreadahead_populates_nothing_ahead(void **state)
 {
 	struct fs *fs = *state;
-	readahead_disable(&fs->readahead);
+	readahead_disable(fs_readahead(fs));
 	open_two(fs, "costly", 0, 1);
 	assert_left_alone(costly, 2, KIDS - 1);
 }
@@ -325,7 +326,7 @@ static void noreadahead_populates_nothing_ahead(void **state)
 /* The wide folder's kids, every one ready, as a listing finds them. */
 static void wide_kids(struct fs *fs, struct node *w[WIDE])
 {
-	struct node *g = child(fs, fs->root, "wide");
+	struct node *g = child(fs, fs_root(fs), "wide");
 	assert_int_equal(tree_ready(fs, g), 0);
 	for (int i = 0; i < WIDE; i++) {
 		char name[16];
@@ -340,10 +341,10 @@ static void wide_kids(struct fs *fs, struct node *w[WIDE])
 static void open_listed(struct fs *fs, struct node *w[WIDE], int i,
 			int until)
 {
-	atomic_store(&w[i]->u.dir.listed_ahead, true);
+	dir_set_listed_ahead(w[i]);
 	assert_int_equal(tree_dir_open(fs, w[i]), 0);
 	for (int t = 0; t < 5000 &&
-	     !atomic_load(&w[until]->u.dir.listed_ahead); t++)
+	     !tree_listed_ahead(w[until]); t++)
 		usleep(1000);
 	usleep(100000);
 }
@@ -357,9 +358,9 @@ static void assert_listed(struct node *w[WIDE], int lo, int hi, int lo2,
 		bool want = (i >= lo && i <= hi) || (i >= lo2 && i <= hi2);
 		for (const int *o = opened; *o >= 0; o++)
 			want = want || i == *o;
-		if (atomic_load(&w[i]->u.dir.listed_ahead) != want)
+		if (tree_listed_ahead(w[i]) != want)
 			fail_msg("w%03d: listed %d, want %d", i,
-				 (int)atomic_load(&w[i]->u.dir.listed_ahead),
+				 (int)tree_listed_ahead(w[i]),
 				 (int)want);
 	}
 }
@@ -416,22 +417,22 @@ static nlink_t links_of(struct fs *fs, struct node *n)
 static void link_counts_do_not_depend_on_population(void **state)
 {
 	struct fs *fs = *state;
-	struct node *g = child(fs, fs->root, "costly");
+	struct node *g = child(fs, fs_root(fs), "costly");
 	assert_int_equal(tree_ready(fs, g), 0);
 	struct node *k = child(fs, g, "k00");
 	assert_int_equal(links_of(fs, k), 1);
 	assert_int_equal(tree_ready(fs, k), 0);
-	assert_int_equal(k->u.dir.nsubdirs, 1);
+	assert_int_equal(tree_subdir_count(k), 1);
 	assert_int_equal(links_of(fs, k), 1);
 	assert_int_equal(links_of(fs, g), 1);
-	assert_int_equal(links_of(fs, child(fs, fs->root, "made")), 4);
+	assert_int_equal(links_of(fs, child(fs, fs_root(fs), "made")), 4);
 }
 
 /* The listed archive (every folder ready, as after a find) and its file
  * mM/oO/f.png. */
 static struct node *made_file(struct fs *fs, unsigned m, unsigned o)
 {
-	struct node *arc = child(fs, fs->root, "arc");
+	struct node *arc = child(fs, fs_root(fs), "arc");
 	assert_int_equal(tree_ready(fs, arc), 0);
 	for (unsigned i = 0; i < MEMBERS; i++) {
 		char name[16];
@@ -485,7 +486,7 @@ static bool later_files_held(struct fs *fs)
 {
 	for (unsigned m = 1; m < MEMBERS; m++)
 		for (unsigned o = 0; o < OBJECTS; o++)
-			if (cache_holds(fs->cache,
+			if (cache_holds(fs_cache(fs),
 					tree_made_key(made_file(fs, m, o))))
 				return true;
 	return false;
@@ -507,10 +508,10 @@ static void made_ahead_again_once_let_go(void **state)
 			assert_true(wait_flag(&made[i]));
 		for (int t = 0; t < 5000 && later_files_held(fs); t++) {
 			struct cache_ref ref;
-			assert_int_equal(cache_get(fs->cache, key--,
+			assert_int_equal(cache_get(fs_cache(fs), key--,
 						   fill_whole_cache, NULL,
 						   &ref), 0);
-			cache_put(fs->cache, &ref);
+			cache_put(fs_cache(fs), &ref);
 			usleep(1000);
 		}
 		assert_false(later_files_held(fs));

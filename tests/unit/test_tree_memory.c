@@ -17,34 +17,34 @@
 static size_t reserved(struct fs *fs)
 {
 	struct cache_stats st;
-	cache_stats(fs->cache, &st);
+	cache_stats(fs_cache(fs), &st);
 	return st.reserved;
 }
 
 static void pool_scratch_and_memo_are_charged_at_start(void **state)
 {
 	(void)state;
-	struct fs fs;
-	assert_int_equal(fs_init(&fs, 64u << 20), 0);
+	struct fs *fs = fs_new(64u << 20);
+	assert_non_null(fs);
 	/* A sixteenth for the pool, every scratch buffer and every table
 	 * of remembered lengths. */
-	assert_int_equal(reserved(&fs), (4u << 20) + SB_SCRATCH_BYTES +
+	assert_int_equal(reserved(fs), (4u << 20) + SB_SCRATCH_BYTES +
 			 LENMEMO_BYTES);
-	fs_destroy(&fs);
+	fs_free(fs);
 }
 
 static void tree_records_are_charged_as_they_grow(void **state)
 {
 	(void)state;
-	struct fs fs;
-	assert_int_equal(fs_init(&fs, 64u << 20), 0);
-	size_t before = reserved(&fs);
-	assert_non_null(fs_alloc(&fs, 100));
-	size_t one = reserved(&fs) - before;
+	struct fs *fs = fs_new(64u << 20);
+	assert_non_null(fs);
+	size_t before = reserved(fs);
+	assert_non_null(fs_alloc(fs, 100));
+	size_t one = reserved(fs) - before;
 	assert_true(one >= 64u << 10);          /* a whole arena at once */
-	assert_non_null(fs_alloc(&fs, 100));
-	assert_int_equal(reserved(&fs) - before, one);  /* the same arena */
-	fs_destroy(&fs);
+	assert_non_null(fs_alloc(fs, 100));
+	assert_int_equal(reserved(fs) - before, one);  /* the same arena */
+	fs_free(fs);
 }
 
 /* A made file whose text is longer than the scratch buffers. */
@@ -80,27 +80,27 @@ static int populate_one(struct fs *fs, struct node *dir)
 static void long_text_is_made_at_its_counted_size(void **state)
 {
 	(void)state;
-	struct fs fs;
-	assert_int_equal(fs_init(&fs, 64u << 20), 0);
-	fs.root = node_new_dir(&fs, "", 0, populate_one, NULL);
-	assert_non_null(fs.root);
-	assert_int_equal(tree_ready(&fs, fs.root), 0);
+	struct fs *fs = fs_new(64u << 20);
+	assert_non_null(fs);
+	fs_set_root(fs, node_new_dir(fs, "", 0, populate_one, NULL));
+	assert_non_null(fs_root(fs));
+	assert_int_equal(tree_ready(fs, fs_root(fs)), 0);
 	int err = 0;
-	struct node *n = tree_child(&fs, fs.root, "long.txt", &err);
+	struct node *n = tree_child(fs, fs_root(fs), "long.txt", &err);
 	assert_non_null(n);
 	produced = 0;
 	struct cache_ref ref;
-	assert_int_equal(tree_made_bytes(&fs, n, &ref), 0);
+	assert_int_equal(tree_made_bytes(fs, n, &ref), 0);
 	assert_int_equal(produced, 2);
 	assert_true(ref.len > (2u << 20));
-	assert_int_equal(atomic_load(&n->size), ref.len);
+	assert_int_equal(tree_size(n), ref.len);
 	assert_memory_equal(ref.data, "line 0\nline 1\n", 14);
 	assert_memory_equal(ref.data + ref.len - 12, "line 299999\n", 12);
-	cache_put(fs.cache, &ref);
-	assert_int_equal(tree_made_bytes(&fs, n, &ref), 0);     /* cached */
+	cache_put(fs_cache(fs), &ref);
+	assert_int_equal(tree_made_bytes(fs, n, &ref), 0);     /* cached */
 	assert_int_equal(produced, 2);
-	cache_put(fs.cache, &ref);
-	fs_destroy(&fs);
+	cache_put(fs_cache(fs), &ref);
+	fs_free(fs);
 }
 
 int main(void)

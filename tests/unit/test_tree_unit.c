@@ -69,7 +69,7 @@ static int populate_root(struct fs *fs, struct node *root)
 	struct dir_builder b;
 	dir_builder_init(&b, fs, root);
 	char name[32];
-	intptr_t count = (intptr_t)root->u.dir.ctx;
+	intptr_t count = (intptr_t)tree_dir_ctx(root);
 	for (intptr_t i = 0; i < count; i++) {
 		snprintf(name, sizeof name, "unit%03d", (int)i);
 		struct node *u = dir_add_dir(&b, name, 0, populate_unit, NULL);
@@ -95,107 +95,106 @@ static struct node *walk(struct fs *fs, struct node *dir, const char *path)
 static size_t reserved(struct fs *fs)
 {
 	struct cache_stats st;
-	cache_stats(fs->cache, &st);
+	cache_stats(fs_cache(fs), &st);
 	return st.reserved;
 }
 
-static void setup_fs(struct fs *fs, size_t cache, intptr_t units)
+static struct fs *setup_fs(size_t cache, intptr_t units)
 {
 	populated = released = produced = 0;
-	assert_int_equal(fs_init(fs, cache), 0);
-	fs->root = node_new_dir(fs, "", 0, populate_root, (void *)units);
-	assert_non_null(fs->root);
+	struct fs *fs = fs_new(cache);
+	assert_non_null(fs);
+	fs_set_root(fs, node_new_dir(fs, "", 0, populate_root, (void *)units));
+	assert_non_null(fs_root(fs));
+	return fs;
 }
 
 static void held_unit_stays_idle_one_goes(void **state)
 {
 	(void)state;
-	struct fs fs;
-	setup_fs(&fs, 64u << 20, 2);
-	assert_non_null(walk(&fs, fs.root, "unit000"));
-	size_t before = reserved(&fs);
-	struct node *deep = walk(&fs, fs.root, "unit000/sub/deep0007");
+	struct fs *fs = setup_fs(64u << 20, 2);
+	assert_non_null(walk(fs, fs_root(fs), "unit000"));
+	size_t before = reserved(fs);
+	struct node *deep = walk(fs, fs_root(fs), "unit000/sub/deep0007");
 	assert_non_null(deep);
 	assert_int_equal(populated, 1);
-	assert_true(reserved(&fs) > before + FILES * sizeof(struct node));
+	assert_true(reserved(fs) > before + FILES * tree_node_bytes());
 	uint64_t ino = tree_ino(deep);
 
-	tree_hold(&fs, deep, 2);
-	tree_release_idle(&fs);
+	tree_hold(fs, deep, 2);
+	tree_release_idle(fs);
 	assert_int_equal(released, 0);          /* held */
-	tree_drop(&fs, deep, 1);
-	tree_release_idle(&fs);
+	tree_drop(fs, deep, 1);
+	tree_release_idle(fs);
 	assert_int_equal(released, 0);          /* still held once */
-	tree_drop(&fs, deep, 1);
-	tree_release_idle(&fs);
+	tree_drop(fs, deep, 1);
+	tree_release_idle(fs);
 	assert_int_equal(released, 1);
-	assert_int_equal(reserved(&fs), before);
+	assert_int_equal(reserved(fs), before);
 
 	/* Made again on use, with the same inode number. */
-	deep = walk(&fs, fs.root, "unit000/sub/deep0007");
+	deep = walk(fs, fs_root(fs), "unit000/sub/deep0007");
 	assert_non_null(deep);
 	assert_int_equal(populated, 2);
 	assert_int_equal(tree_ino(deep), ino);
 	struct tree_unit_stats st;
-	tree_unit_stats(&fs, &st);
+	tree_unit_stats(fs, &st);
 	assert_int_equal(st.released, 1);
 	assert_int_equal(st.units, 1);
-	fs_destroy(&fs);
+	fs_free(fs);
 }
 
 static void kept_unit_is_never_let_go(void **state)
 {
 	(void)state;
-	struct fs fs;
-	setup_fs(&fs, 64u << 20, 2);
-	assert_non_null(walk(&fs, fs.root, "unit001/file0001"));   /* kept */
-	tree_release_idle(&fs);
+	struct fs *fs = setup_fs(64u << 20, 2);
+	assert_non_null(walk(fs, fs_root(fs), "unit001/file0001"));   /* kept */
+	tree_release_idle(fs);
 	assert_int_equal(released, 0);
 	assert_int_equal(populated, 1);
-	fs_destroy(&fs);
+	fs_free(fs);
 }
 
 static void made_bytes_outlive_their_unit(void **state)
 {
 	(void)state;
-	struct fs fs;
-	setup_fs(&fs, 64u << 20, 1);
-	struct node *made = walk(&fs, fs.root, "unit000/made.txt");
+	struct fs *fs = setup_fs(64u << 20, 1);
+	struct node *made = walk(fs, fs_root(fs), "unit000/made.txt");
 	assert_non_null(made);
 	struct cache_ref ref;
-	assert_int_equal(tree_made_bytes(&fs, made, &ref), 0);
+	assert_int_equal(tree_made_bytes(fs, made, &ref), 0);
 	assert_memory_equal(ref.data, "made\n", 5);
-	cache_put(fs.cache, &ref);
+	cache_put(fs_cache(fs), &ref);
 	assert_int_equal(produced, 1);
-	tree_release_idle(&fs);
+	tree_release_idle(fs);
 	assert_int_equal(released, 1);
-	made = walk(&fs, fs.root, "unit000/made.txt");
-	assert_int_equal(tree_made_bytes(&fs, made, &ref), 0);
+	made = walk(fs, fs_root(fs), "unit000/made.txt");
+	assert_int_equal(tree_made_bytes(fs, made, &ref), 0);
 	assert_memory_equal(ref.data, "made\n", 5);
-	cache_put(fs.cache, &ref);
+	cache_put(fs_cache(fs), &ref);
 	assert_int_equal(produced, 1);          /* found, not made again */
-	fs_destroy(&fs);
+	fs_free(fs);
 }
 
 static void inode_numbers_follow_paths(void **state)
 {
 	(void)state;
-	struct fs a, b;
-	setup_fs(&a, 64u << 20, 3);
-	struct node *x = walk(&a, a.root, "unit002/sub/deep0001");
-	struct node *y = walk(&a, a.root, "unit001/sub/deep0001");
-	struct node *z = walk(&a, a.root, "unit002/sub/deep0002");
-	assert_int_equal(tree_ino(a.root), 1);
+	struct fs *a = setup_fs(64u << 20, 3);
+	struct node *x = walk(a, fs_root(a), "unit002/sub/deep0001");
+	struct node *y = walk(a, fs_root(a), "unit001/sub/deep0001");
+	struct node *z = walk(a, fs_root(a), "unit002/sub/deep0002");
+	assert_int_equal(tree_ino(fs_root(a)), 1);
 	assert_true(tree_ino(x) != tree_ino(y));
 	assert_true(tree_ino(x) != tree_ino(z));
 	assert_true(tree_ino(x) > 1);
 	uint64_t ix = tree_ino(x);
-	fs_destroy(&a);
+	fs_free(a);
 	/* Another tree, made in another order: the same numbers. */
-	setup_fs(&b, 64u << 20, 3);
-	assert_non_null(walk(&b, b.root, "unit000/sub/deep0001"));
-	assert_int_equal(tree_ino(walk(&b, b.root, "unit002/sub/deep0001")), ix);
-	fs_destroy(&b);
+	struct fs *b = setup_fs(64u << 20, 3);
+	assert_non_null(walk(b, fs_root(b), "unit000/sub/deep0001"));
+	assert_int_equal(tree_ino(walk(b, fs_root(b), "unit002/sub/deep0001")),
+			 ix);
+	fs_free(b);
 }
 
 /* Twelve units of about 100 KiB past a 4 MiB budget (a 1 MiB cache's):
@@ -203,19 +202,18 @@ static void inode_numbers_follow_paths(void **state)
 static void thread_keeps_units_within_budget(void **state)
 {
 	(void)state;
-	struct fs fs;
-	setup_fs(&fs, 1u << 20, 60);
-	assert_int_equal(tree_reclaim_start(&fs), 0);
+	struct fs *fs = setup_fs(1u << 20, 60);
+	assert_int_equal(tree_reclaim_start(fs), 0);
 	char path[64];
 	for (int i = 0; i < 60; i++) {
-		tree_enter(&fs);
+		tree_enter(fs);
 		snprintf(path, sizeof path, "unit%03d/sub/deep0001", i);
-		assert_non_null(walk(&fs, fs.root, path));
-		tree_leave(&fs);
+		assert_non_null(walk(fs, fs_root(fs), path));
+		tree_leave(fs);
 	}
 	struct tree_unit_stats st;
 	for (int tries = 0; tries < 200; tries++) {
-		tree_unit_stats(&fs, &st);
+		tree_unit_stats(fs, &st);
 		if (st.bytes <= st.budget)
 			break;
 		nanosleep(&(struct timespec){ 0, 10000000 }, NULL);
@@ -227,11 +225,11 @@ static void thread_keeps_units_within_budget(void **state)
 	assert_int_equal(st.units + st.released, 60);
 	/* The newest is still there: no populate to find it. */
 	unsigned before = populated;
-	tree_enter(&fs);
-	assert_non_null(walk(&fs, fs.root, "unit059/sub/deep0002"));
-	tree_leave(&fs);
+	tree_enter(fs);
+	assert_non_null(walk(fs, fs_root(fs), "unit059/sub/deep0002"));
+	tree_leave(fs);
 	assert_int_equal(populated, before);
-	fs_destroy(&fs);
+	fs_free(fs);
 }
 
 int main(void)
