@@ -58,11 +58,17 @@ struct value_list {
  * numbers, never 0), forgotten all at once when half full. */
 #define GHOST_SLOTS (1u << 16)
 
+/* What malloc keeps beside each allocation. */
+#define MALLOC_HEADER 16
+
 struct cache {
 	pthread_mutex_t lock;
 	pthread_cond_t filled;
 	size_t limit, bytes;
 	size_t reserved;        /* the tree's own memory, charged here */
+	/* Counted for each value besides its bytes (cache_count_values):
+	 * its record and two allocations' headers. */
+	size_t value_cost;
 	struct cache_value **table;
 	size_t buckets;
 	struct value_list main, rerun, made;
@@ -233,7 +239,7 @@ static void list_push_front(struct value_list *l, struct cache_value *v)
 static void value_release(struct cache *c, struct cache_value *v)
 {
 	if (!v->uncounted)
-		c->bytes -= v->len;
+		c->bytes -= v->len + c->value_cost;
 	v->hnext = c->dead;             /* out of the table: free to reuse */
 	c->dead = v;
 }
@@ -271,7 +277,7 @@ static void drop(struct cache *c, struct value_list *l, struct cache_value *v)
 	if (c->on_evict && !v->made_file && v->len) {
 		/* Out of the count now, or evict() would go on dropping
 		 * while on_evict holds it. */
-		c->bytes -= v->len;
+		c->bytes -= v->len + c->value_cost;
 		v->uncounted = true;
 		v->refs++;
 		v->evicted_next = c->evicted;
@@ -337,7 +343,7 @@ static int fill_value(struct cache *c, struct cache_value *v,
 		v->rerun = ghost_seen(c, v->key);
 		v->made = made && !v->rerun;
 		v->made_file = made;
-		c->bytes += len;
+		c->bytes += len + c->value_cost;
 		c->newest = v;
 		list_push_front(list_of(c, v), v);
 		evict(c);
@@ -438,6 +444,14 @@ void cache_reserve(struct cache *c, size_t bytes)
 	c->reserved += bytes;
 	evict(c);
 	unlock(c);
+}
+
+void cache_count_values(struct cache *c)
+{
+	pthread_mutex_lock(&c->lock);
+	if (!c->bytes)
+		c->value_cost = sizeof(struct cache_value) + 2 * MALLOC_HEADER;
+	pthread_mutex_unlock(&c->lock);
 }
 
 void cache_unreserve(struct cache *c, size_t bytes)

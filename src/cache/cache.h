@@ -62,6 +62,11 @@ void cache_on_evict(struct cache *c, cache_evict_fn fn, void *ctx);
  * disc has been listed. */
 void cache_reserve(struct cache *c, size_t bytes);
 void cache_unreserve(struct cache *c, size_t bytes);
+/* From now on each value counts its record and malloc's headers too,
+ * not only its bytes: a walk's hundreds of thousands of small made
+ * files would otherwise hold more than the bound.  Call before the
+ * first value (the bytes cache_stats gives then include them). */
+void cache_count_values(struct cache *c);
 
 struct cache_stats {
 	size_t bytes;           /* held by the cache (in use or not) */

@@ -47,8 +47,12 @@ static int fs_init(struct fs *fs, size_t cache_size)
 	/* The pool's buffers were the cache's values, and the texts'
 	 * scratch holds what becomes them: both share its bound. */
 	bufpool_set_limit(cache_size / 16);
-	cache_reserve(fs->cache, cache_size / 16 + SB_SCRATCH_BYTES +
-		      LENMEMO_BYTES);
+	cache_count_values(fs->cache);
+	/* And a thirty-second for what is being made: a scene.glb under
+	 * construction holds several times its member's bytes, which the
+	 * cache cannot count until it is done. */
+	cache_reserve(fs->cache, cache_size / 16 + cache_size / 32 +
+		      SB_SCRATCH_BYTES + LENMEMO_BYTES);
 	fs->uid = getuid();
 	fs->gid = getgid();
 	pthread_mutex_init(&fs->lock, NULL);
