@@ -93,7 +93,14 @@ mount_fg() {
 # unmount_fg MOUNTPOINT: unmounts and waits for the daemon of the last
 # mount_fg; fg_status is its exit status (128 + N for signal N).
 unmount_fg() {
-	fusermount3 -u "$1" || return 1
+	# A reader that just ended may still hold the mount for a moment on
+	# a busy machine (EBUSY): a few tries.
+	_tries=20
+	until fusermount3 -u "$1" 2>/dev/null; do
+		_tries=$((_tries - 1))
+		[ "$_tries" -gt 0 ] || { fusermount3 -u "$1"; return 1; }
+		sleep 0.25
+	done
 	wait "$fg_pid"
 	fg_status=$?
 	pids=$(echo "$pids" | sed "s/ $fg_pid\b//")
