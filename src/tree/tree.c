@@ -138,24 +138,33 @@ int fs_on_destroy(struct fs *fs, void (*fn)(void *ctx), void *ctx)
 }
 
 /* A node in memory that lives as long as the folder it goes in: its
- * unit's, or the tree's (in NULL: the root). */
-static struct node *node_new(struct fs *fs, struct node *in, const char *name,
-			     uint8_t type, time_t mtime)
+ * unit's, or the tree's (in NULL: the root; kept: a node that outlives
+ * its unit, dir_add_view_kept). */
+static struct node *node_alloc(struct fs *fs, struct node *in,
+			       const char *name, uint8_t type, time_t mtime,
+			       bool kept)
 {
-	struct node *n = in ? tree_alloc(fs, in, sizeof *n)
-			    : fs_alloc(fs, sizeof *n);
+	bool unit = in && !kept;
+	struct node *n = unit ? tree_alloc(fs, in, sizeof *n)
+			      : fs_alloc(fs, sizeof *n);
 	if (!n)
 		return NULL;
-	n->name = in ? tree_strdup(fs, in, name) : fs_strdup(fs, name);
+	n->name = unit ? tree_strdup(fs, in, name) : fs_strdup(fs, name);
 	if (!n->name)
 		return NULL;
 	atomic_init(&n->ino, in ? 0 : 1);
 	n->type = type;
-	if (in)
+	if (unit)
 		unit_add_node(fs, in, n);
 	n->mtime = mtime;
 	atomic_init(&n->size, 0);
 	return n;
+}
+
+static struct node *node_new(struct fs *fs, struct node *in, const char *name,
+			     uint8_t type, time_t mtime)
+{
+	return node_alloc(fs, in, name, type, mtime, false);
 }
 
 static struct node *dir_new(struct fs *fs, struct node *in, const char *name,
@@ -249,6 +258,26 @@ struct node *dir_add_view(struct dir_builder *b, const char *name,
 	return dir_add(b, n);
 }
 
+struct node *dir_add_view_kept(struct dir_builder *b, struct node **kept,
+			       const char *name, time_t mtime,
+			       const struct view_ops *ops, void *source,
+			       uint64_t size)
+{
+	if (*kept)
+		return dir_add(b, *kept);
+	struct node *n = node_alloc(b->fs, b->dir, name, NODE_FILE, mtime,
+				    true);
+	if (n) {
+		n->file_kind = FILE_VIEW;
+		atomic_store(&n->size, size);
+		n->u.view.ops = ops;
+		n->u.view.source = source;
+		n->u.view.whole = true;
+		*kept = n;
+	}
+	return dir_add(b, n);
+}
+
 struct node *dir_add_made(struct dir_builder *b, const char *name,
 			  time_t mtime, produce_fn produce, void *ctx,
 			  uint32_t arg)
@@ -323,7 +352,11 @@ static bool rename_repeats(struct dir_builder *b)
 			continue;
 		char buf[1100];
 		snprintf(buf, sizeof buf, "%s~i%zu", b->kids[i]->name, i);
-		const char *name = tree_strdup(b->fs, b->dir, buf);
+		/* In the node's own memory: a kept node outlives the
+		 * unit. */
+		const char *name = b->kids[i]->local ?
+				   tree_strdup(b->fs, b->dir, buf) :
+				   fs_strdup(b->fs, buf);
 		if (name)
 			b->kids[i]->name = name;
 		renamed = true;

@@ -276,6 +276,15 @@ struct node *dir_add_view(struct dir_builder *b, const char *name,
 			  time_t mtime, const struct view_ops *ops,
 			  void *source, uint64_t offset, uint64_t size,
 			  bool whole);
+/* A whole view (offset 0) that outlives its folder's unit: made once in
+ * the tree's own memory, kept in *kept, and put back as it is each time
+ * the folder is made again.  The kernel's handle for it is then its
+ * address, so opening it (a member's .ccs, whose pages the kernel may
+ * hold) never makes the folder again. */
+struct node *dir_add_view_kept(struct dir_builder *b, struct node **kept,
+			       const char *name, time_t mtime,
+			       const struct view_ops *ops, void *source,
+			       uint64_t size);
 struct node *dir_add_made(struct dir_builder *b, const char *name,
 			  time_t mtime, produce_fn produce, void *ctx,
 			  uint32_t arg);

@@ -505,7 +505,8 @@ int member_populate(struct fs *fs, struct node *dir)
 	bool failed = m->inflate_rc < 0;
 	fs_unlock(fs);
 	if (rc == 0 && whole)
-		dir_add_view(&b, name, t, &member_view_ops, m, 0, whole, true);
+		dir_add_view_kept(&b, &m->whole, name, t, &member_view_ops,
+				  m, whole);
 	if (rc == 0 && (failed || (m->walked && m->walk_rc < 0) ||
 			m->frames_problems))
 		dir_add_made(&b, "error.txt", t, produce_error_text, m, 0);

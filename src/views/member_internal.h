@@ -27,6 +27,7 @@ struct member {
 	 * not the archive's. */
 	struct member *next_listed;
 	struct node *dir;               /* its inode keys its bytes */
+	struct node *whole;             /* its .ccs, kept across populates */
 	/* What inflation learnt; under fs->lock until `known`. */
 	bool known;
 	int inflate_rc;
