@@ -314,7 +314,10 @@ static void unit_free(struct fs *fs, struct unit *u)
 	dir->u.dir.error = 0;
 	dir->u.dir.unit = NULL;
 	atomic_store(&dir->u.dir.listed_ahead, false);
-	atomic_store(&dir->u.dir.used_below, false);
+	/* used_below stays: the member was used below its folder, and its
+	 * bytes are not to be handed to the page cache (handoff.c) when the
+	 * folder is made again; a read of its .ccs after the source changed
+	 * must reach the daemon. */
 	atomic_store(&dir->u.dir.state, DIR_EMPTY);
 	arena_free_all(u->arenas);
 	free(u->nodes);
