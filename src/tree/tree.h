@@ -228,7 +228,7 @@ struct tree_unit_stats {
 	uint64_t made, released;        /* units populated, let go */
 };
 void tree_unit_stats(struct fs *fs, struct tree_unit_stats *st);
-/* Lets go, now, every unit nothing holds (tests, ccsfs-check's end). */
+/* Lets go, now, every unit nothing holds, the newest too (tests). */
 void tree_release_idle(struct fs *fs);
 
 /* A member's whole file (its .ccs) that the cache evicts before any

@@ -4,7 +4,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <pthread.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,13 +114,11 @@ struct by_name {
 	uint32_t *order;        /* object indexes, by name; NULL until used */
 };
 
-static const struct member *sorting;
-static pthread_mutex_t sort_lock = PTHREAD_MUTEX_INITIALIZER;
-
-static int object_name_cmp(const void *a, const void *b)
+static int object_name_cmp(const void *a, const void *b, void *setup)
 {
-	return strcmp(sorting->object_names[*(const uint32_t *)a],
-		      sorting->object_names[*(const uint32_t *)b]);
+	const struct member *m = setup;
+	return strcmp(m->object_names[*(const uint32_t *)a],
+		      m->object_names[*(const uint32_t *)b]);
 }
 
 /* Object `name`'s index in the setup member, or UINT32_MAX. */
@@ -137,12 +134,8 @@ static uint32_t setup_index(struct by_name *bn, const char *name)
 			return UINT32_MAX;
 		for (uint32_t j = 1; j < n; j++)
 			bn->order[j - 1] = j;
-		/* qsort's comparison has no context: it reads the member
-		 * through one pointer, so two populates sort in turn. */
-		pthread_mutex_lock(&sort_lock);
-		sorting = setup;
-		qsort(bn->order, n - 1, sizeof *bn->order, object_name_cmp);
-		pthread_mutex_unlock(&sort_lock);
+		qsort_r(bn->order, n - 1, sizeof *bn->order, object_name_cmp,
+			(void *)setup);
 	}
 	size_t lo = 0, hi = n - 1;
 	while (lo < hi) {
