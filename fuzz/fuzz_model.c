@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* fuzz_model.c - the OBJ producers: model_obj (with its .mtl) and
- * hit_obj on the same chunk.
+ * model_hit_obj on the same chunk.
  *
  * Input: byte 0 picks the header version (0x90, 0x92, 0x96, 0x100),
  * byte 1 the chunk's kind (even: model 0x0800, odd: hit 0x0b00, written
@@ -72,7 +72,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	sb_free(&obj);
 	sb_free(&mtl);
 	struct strbuf hit = STRBUF_INIT;
-	(void)hit_obj(chunk, len, data[0] & 4 ? NULL : &env, &hit, &why);
+	(void)model_hit_obj(chunk, len, data[0] & 4 ? NULL : &env, &hit, &why);
 	sb_free(&hit);
 	free(chunk);
 	return 0;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* fuzz_texture.c - the PNG producer: texture_parse + clut_parse +
- * texture_decode + texture_png for every level, and palette_png.
+/* fuzz_texture.c - the PNG producer: texture_parse + texture_clut_parse +
+ * texture_decode + texture_png for every level, and texture_palette_png.
  *
  * Input: byte 0 picks the header version (0x90, 0x92, 0x96, 0x100),
  * bytes 1-2 (little-endian) are the texture chunk's length, then the
@@ -44,16 +44,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct palette pal;
 	struct clut clut;
 	memset(&why, 0x55, sizeof why);
-	if (clut_parse(cchunk, rest - tlen, version, &clut, &why) == 0) {
+	if (texture_clut_parse(cchunk, rest - tlen, version, &clut, &why) == 0) {
 		if (clut.length > rest - tlen)
 			abort();
-		palette_from_clut(&clut, &pal);
+		texture_palette_from_clut(&clut, &pal);
 		uint8_t *png = NULL;
 		size_t png_len = 0;
 		size_t want = 0;
-		if (palette_png(&pal, text, 2, &png, &png_len, &why) == 0 &&
+		if (texture_palette_png(&pal, text, 2, &png, &png_len, &why) == 0 &&
 		    (!png || png_len < 8 ||
-		     palette_png_size(&pal, text, 2, &want) != 0 ||
+		     texture_palette_png_size(&pal, text, 2, &want) != 0 ||
 		     want != png_len))
 			abort();
 		free(png);
@@ -92,7 +92,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		} else {
 			check_why(&why);
 		}
-		indexed_image_free(&img);
+		texture_image_free(&img);
 	}
 out:
 	free(tchunk);

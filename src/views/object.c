@@ -104,7 +104,7 @@ static int produce_texture_png(struct fs *fs, struct node *n, uint8_t **data,
 				       text.entry, PNG_TEXT_ENTRIES,
 				       fs_png_level(fs), data, len, &job.why);
 	}
-	indexed_image_free(&job.img);
+	texture_image_free(&job.img);
 	return rc;
 }
 
@@ -121,13 +121,13 @@ static int produce_palette_png(struct fs *fs, struct node *n, uint8_t **data,
 	struct clut clut;
 	struct palette pal;
 	struct reason why = { "" };
-	rc = clut_parse(p, plen, member_scene(m)->version, &clut, &why);
+	rc = texture_clut_parse(p, plen, member_scene(m)->version, &clut, &why);
 	if (rc == 0) {
-		palette_from_clut(&clut, &pal);
+		texture_palette_from_clut(&clut, &pal);
 		struct png_text text;
 		png_text_of(&text, m,
 			    member_scene(m)->chunks[tree_made_arg(n)].object);
-		rc = palette_png_level(&pal, text.entry, PNG_TEXT_ENTRIES,
+		rc = texture_palette_png_level(&pal, text.entry, PNG_TEXT_ENTRIES,
 				       fs_png_level(fs), data, len, &why);
 	}
 	cache_put(fs_cache(fs), &ref);
@@ -218,7 +218,7 @@ static int produce_model(struct fs *fs, struct node *n, uint8_t **data,
 	tree_made_text_init(n, data, &out);
 	struct reason why = { "" };
 	if (part == PART_HIT)
-		rc = hit_obj(p, plen, &env, &out, &why);
+		rc = model_hit_obj(p, plen, &env, &out, &why);
 	else
 		/* Each is made alone, the MTL without the OBJ's text: a
 		 * viewer reads it once, when it loads the OBJ, and it does
@@ -333,7 +333,7 @@ static void add_texture_pngs(struct dir_builder *b,
 	for (unsigned level = 0; level < levels; level++) {
 		int rc = texture_job_prepare(s, ob->data, ob->len, chunk, level,
 					 false, &job);
-		indexed_image_free(&job.img);
+		texture_image_free(&job.img);
 		if (level == 0 && job.tex.levels > 1)
 			levels = job.tex.levels;
 		char name[32];
@@ -362,15 +362,15 @@ static void add_palette_png(struct dir_builder *b,
 	struct clut clut;
 	struct reason why = { "" };
 	int rc = (uint64_t)c->offset + c->length > ob->len ? -EIO :
-		 clut_parse(ob->data + c->offset, c->length, s->version, &clut,
+		 texture_clut_parse(ob->data + c->offset, c->length, s->version, &clut,
 			    &why);
 	if (rc == 0 && n && fs_png_level(b->fs) == 0) {
 		struct palette pal;
-		palette_from_clut(&clut, &pal);
+		texture_palette_from_clut(&clut, &pal);
 		struct png_text text;
 		png_text_of(&text, ob->m, c->object);
 		size_t size;
-		if (palette_png_size(&pal, text.entry, PNG_TEXT_ENTRIES,
+		if (texture_palette_png_size(&pal, text.entry, PNG_TEXT_ENTRIES,
 				     &size) == 0)
 			node_set_size(n, size);
 	}

@@ -268,7 +268,7 @@ static char *run_hit(const uint8_t *p, size_t len, int want_rc)
 {
 	struct strbuf sb = STRBUF_INIT;
 	struct reason why = { "" };
-	assert_int_equal(hit_obj(p, len, &env, &sb, &why), want_rc);
+	assert_int_equal(model_hit_obj(p, len, &env, &sb, &why), want_rc);
 	if (want_rc)
 		assert_true(why.text[0] != '\0');
 	return finish_text(&sb);

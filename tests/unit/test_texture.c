@@ -22,7 +22,7 @@
 /* ---- reading PNGs back ------------------------------------------------- */
 
 /* What the pixel of palette index i must look like, worked out from the
- * generator's colour, not from palette_from_clut(). */
+ * generator's colour, not from texture_palette_from_clut(). */
 static void expected_rgba(const struct ccsw_clut *c, uint32_t i,
 			  uint8_t out[4])
 {
@@ -120,7 +120,7 @@ static void check_level(const struct trip *k, const struct ccsw_texture *td,
 	size_t png_len;
 	assert_int_equal(texture_png_level(&img, k->psm, pal, text, 1,
 					   test_level, &png, &png_len, &why), 0);
-	indexed_image_free(&img);
+	texture_image_free(&img);
 	assert_indexed_ihdr(png, png_len, w, h, k->psm == 0x14 ? 4 : 8);
 
 	size_t n = 0;
@@ -177,12 +177,12 @@ static void round_trip(const struct trip *k)
 	assert_int_equal(tex.level[0].buf_x, 768);
 
 	struct clut clut;
-	assert_int_equal(clut_parse(s.clut, s.clut_len, s.version, &clut,
+	assert_int_equal(texture_clut_parse(s.clut, s.clut_len, s.version, &clut,
 				    &why), 0);
 	assert_int_equal(clut.length, s.clut_len);
 	assert_int_equal(clut.count, k->clut_count);
 	struct palette pal;
-	palette_from_clut(&clut, &pal);
+	texture_palette_from_clut(&clut, &pal);
 
 	for (unsigned level = 0; level < tex.levels; level++)
 		check_level(k, &td, &cd, &tex, &pal, level);
@@ -231,8 +231,8 @@ static void trns_trims_opaque_tail(void **state)
 	struct indexed_image img;
 	struct reason why = { "" };
 	assert_int_equal(texture_parse(s.tex, s.tex_len, 0x100, &tex, &why), 0);
-	assert_int_equal(clut_parse(s.clut, s.clut_len, 0x100, &clut, &why), 0);
-	palette_from_clut(&clut, &pal);
+	assert_int_equal(texture_clut_parse(s.clut, s.clut_len, 0x100, &clut, &why), 0);
+	texture_palette_from_clut(&clut, &pal);
 	assert_int_equal(pal.rgba[3][3], 0x80);
 	assert_int_equal(pal.rgba[9][3], 0xfe);
 	assert_int_equal(pal.rgba[0][3], 0xff);
@@ -259,7 +259,7 @@ static void trns_trims_opaque_tail(void **state)
 					   test_level, &png, &len, &why), 0);
 	assert_null(find_png_chunk(png, len, "tRNS", &n));
 	free(png);
-	indexed_image_free(&img);
+	texture_image_free(&img);
 	scene_free(&s);
 }
 
@@ -297,15 +297,15 @@ static void check_swatches(uint32_t count, uint32_t cols, int depth)
 	struct clut clut;
 	struct palette pal;
 	struct reason why = { "" };
-	assert_int_equal(clut_parse(s.clut, s.clut_len, 0x100, &clut, &why), 0);
-	palette_from_clut(&clut, &pal);
+	assert_int_equal(texture_clut_parse(s.clut, s.clut_len, 0x100, &clut, &why), 0);
+	texture_palette_from_clut(&clut, &pal);
 
 	static const struct png_text_entry text[] = {
 		{ "Source", "DATA/DATA.BIN xasc00 CLT_xasc00" },
 	};
 	uint8_t *png;
 	size_t len;
-	assert_int_equal(palette_png_level(&pal, text, 1, test_level, &png,
+	assert_int_equal(texture_palette_png_level(&pal, text, 1, test_level, &png,
 					   &len, &why), 0);
 	uint32_t rows = (count + cols - 1) / cols;
 	assert_indexed_ihdr(png, len, cols * 8, rows * 8, depth);
@@ -338,7 +338,7 @@ static void check_swatches(uint32_t count, uint32_t cols, int depth)
 	scene_free(&s);
 }
 
-static void palette_png_is_a_grid_of_swatches(void **state)
+static void texture_palette_png_is_a_grid_of_swatches(void **state)
 {
 	(void)state;
 	check_swatches(16, 4, 4);
@@ -395,15 +395,15 @@ static void stored_size_is_known_before(void **state)
 			assert_int_equal(rgba[4 * p], img.index[p]);
 		free(rgba);
 		free(png);
-		indexed_image_free(&img);
+		texture_image_free(&img);
 	}
 	for (uint32_t n = 1; n <= 256; n++) {
 		struct palette pal = { .count = n };
 		memset(pal.rgba, 0xff, sizeof pal.rgba);
 		size_t want, len;
 		uint8_t *png;
-		assert_int_equal(palette_png_size(&pal, text, 2, &want), 0);
-		assert_int_equal(palette_png(&pal, text, 2, &png, &len, &why), 0);
+		assert_int_equal(texture_palette_png_size(&pal, text, 2, &want), 0);
+		assert_int_equal(texture_palette_png(&pal, text, 2, &png, &len, &why), 0);
 		assert_int_equal(len, want);
 		free(png);
 	}
@@ -415,7 +415,7 @@ int main(void)
 		BOTH(round_trips_every_pixel),
 		BOTH(trns_trims_opaque_tail),
 		BOTH(utf8_text_goes_to_itxt),
-		BOTH(palette_png_is_a_grid_of_swatches),
+		BOTH(texture_palette_png_is_a_grid_of_swatches),
 		cmocka_unit_test(stored_size_is_known_before),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

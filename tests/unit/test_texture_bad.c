@@ -30,7 +30,7 @@ static void expect_clut_error(const uint8_t *p, size_t len, uint16_t version,
 {
 	struct reason why = { "" };
 	struct clut clut;
-	assert_int_equal(clut_parse(p, len, version, &clut, &why), -EIO);
+	assert_int_equal(texture_clut_parse(p, len, version, &clut, &why), -EIO);
 	assert_reason(why.text, part);
 }
 
@@ -172,8 +172,8 @@ static void index_past_palette_names_pixel(void **state)
 	struct indexed_image img;
 	struct reason why = { "" };
 	assert_int_equal(texture_parse(s.tex, s.tex_len, 0x100, &tex, &why), 0);
-	assert_int_equal(clut_parse(s.clut, s.clut_len, 0x100, &clut, &why), 0);
-	palette_from_clut(&clut, &pal);
+	assert_int_equal(texture_clut_parse(s.clut, s.clut_len, 0x100, &clut, &why), 0);
+	texture_palette_from_clut(&clut, &pal);
 	assert_int_equal(texture_decode(&tex, 0, pal.count, &img, &why), -EIO);
 	assert_null(img.index);
 	/* The top-left block is the generator's maximum index. */
@@ -235,7 +235,7 @@ static void every_truncation_fails(void **state)
 			uint8_t *cut = exact_copy(s.clut, n);
 			struct reason why = { "" };
 			struct clut clut;
-			assert_int_equal(clut_parse(cut, n, versions[v],
+			assert_int_equal(texture_clut_parse(cut, n, versions[v],
 						    &clut, &why), -EIO);
 			assert_true(why.text[0] != '\0');
 			free(cut);
@@ -248,7 +248,7 @@ static void every_truncation_fails(void **state)
 		for (unsigned l = 0; l < tex.levels; l++) {
 			assert_int_equal(texture_decode(&tex, l, 16, &img,
 							NULL), 0);
-			indexed_image_free(&img);
+			texture_image_free(&img);
 		}
 		scene_free(&s);
 	}
@@ -274,7 +274,7 @@ static void libpng_error_is_caught(void **state)
 					   &len, &why), -EIO);
 	assert_null(png);
 	assert_reason(why.text, "libpng");
-	assert_int_equal(palette_png_level(&pal, text, 2, 1, &png, &len, &why),
+	assert_int_equal(texture_palette_png_level(&pal, text, 2, 1, &png, &len, &why),
 			 -EIO);
 	assert_null(png);
 	assert_int_equal(texture_png(&img, 0x14, &pal, text, 2, &png, &len,
@@ -284,7 +284,7 @@ static void libpng_error_is_caught(void **state)
 	size_t size;
 	assert_int_equal(texture_png_size(2, 2, 0x14, &pal, text, 2, &size),
 			 -EINVAL);
-	assert_int_equal(palette_png(&pal, text, 2, &png, &len, &why), -EINVAL);
+	assert_int_equal(texture_palette_png(&pal, text, 2, &png, &len, &why), -EINVAL);
 
 	static const struct png_text_entry empty_key[] = { { "", "x" } };
 	assert_int_equal(texture_png(&img, 0x14, &pal, empty_key, 1, &png,

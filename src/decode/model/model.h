@@ -140,7 +140,7 @@ int model_obj(const uint8_t *p, size_t len, uint16_t version,
  * group<N>_attr0x<attribute>, three vertices a triangle.  Returns 0, -EIO
  * (why says so) when the chunk's header is cut or it is not a hit chunk,
  * or -ENOMEM. */
-int hit_obj(const uint8_t *p, size_t len, const struct model_env *env,
+int model_hit_obj(const uint8_t *p, size_t len, const struct model_env *env,
 	    struct strbuf *out, struct reason *why);
 
 #endif

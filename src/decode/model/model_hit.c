@@ -70,7 +70,7 @@ static bool hit_group(struct cursor *c, uint32_t g, uint16_t groups,
 	return true;
 }
 
-int hit_obj(const uint8_t *p, size_t len, const struct model_env *env,
+int model_hit_obj(const uint8_t *p, size_t len, const struct model_env *env,
 	    struct strbuf *out, struct reason *why)
 {
 	struct cursor c = cursor_make(p, len);

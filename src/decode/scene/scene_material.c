@@ -50,7 +50,7 @@ static uint32_t scene_texture(struct scene_build *b,
 				      &job.why);
 	if (rc < 0 && room)
 		memset(room, 0, png_len);       /* no stale bytes in the file */
-	indexed_image_free(&job.img);
+	texture_image_free(&job.img);
 	if (rc < 0) {
 		if (rc == -ENOMEM)
 			b->failed = true;

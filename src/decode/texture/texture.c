@@ -147,7 +147,7 @@ int texture_parse(const uint8_t *p, size_t len, uint16_t version,
 	return 0;
 }
 
-int clut_parse(const uint8_t *p, size_t len, uint16_t version,
+int texture_clut_parse(const uint8_t *p, size_t len, uint16_t version,
 	       struct clut *clut, struct reason *why)
 {
 	memset(clut, 0, sizeof *clut);
@@ -191,7 +191,7 @@ int clut_parse(const uint8_t *p, size_t len, uint16_t version,
 	return 0;
 }
 
-void palette_from_clut(const struct clut *clut, struct palette *pal)
+void texture_palette_from_clut(const struct clut *clut, struct palette *pal)
 {
 	memset(pal, 0, sizeof *pal);
 	pal->count = clut->count <= CLUT_MAX_COLOURS ? clut->count
@@ -208,7 +208,7 @@ void palette_from_clut(const struct clut *clut, struct palette *pal)
 
 /* ---- decoding ---------------------------------------------------------- */
 
-void indexed_image_free(struct indexed_image *img)
+void texture_image_free(struct indexed_image *img)
 {
 	bufpool_free(img->index);
 	img->index = NULL;

@@ -10,10 +10,10 @@
  * The steps are separate so the caller can check a chunk when it lists the
  * tree and convert only when the PNG is read:
  *
- *	texture_parse() + clut_parse()     fields, pointers into the chunks
- *	palette_from_clut()                RGBA8 colours
+ *	texture_parse() + texture_clut_parse()     fields, pointers into the chunks
+ *	texture_palette_from_clut()                RGBA8 colours
  *	texture_decode()                   one level, indices, top row first
- *	texture_png() / palette_png()      indexed PNG bytes (malloc'ed)
+ *	texture_png() / texture_palette_png()      indexed PNG bytes (malloc'ed)
  *
  * Every function that can fail returns 0 or a negative errno and, on
  * failure, writes a human reason (see util/reason.h)
@@ -94,19 +94,19 @@ int texture_parse(const uint8_t *p, size_t len, uint16_t version,
 
 /* Same conventions.  Rejects versions below 0x90 (no count), a count that
  * is 0, odd, above 256 or runs past len. */
-int clut_parse(const uint8_t *p, size_t len, uint16_t version,
+int texture_clut_parse(const uint8_t *p, size_t len, uint16_t version,
 	       struct clut *clut, struct reason *why);
 
 /* The CLUT's colours in file order, alpha doubled and clamped to 255. */
-void palette_from_clut(const struct clut *clut, struct palette *pal);
+void texture_palette_from_clut(const struct clut *clut, struct palette *pal);
 
 /* Level `level` of a parsed texture as indices, top row first.  An index
  * >= palette_count is an error naming the pixel.  img->index is malloc'ed;
- * indexed_image_free() releases it (also after a failure). */
+ * texture_image_free() releases it (also after a failure). */
 int texture_decode(const struct texture *tex, unsigned level,
 		   uint32_t palette_count, struct indexed_image *img,
 		   struct reason *why);
-void indexed_image_free(struct indexed_image *img);
+void texture_image_free(struct indexed_image *img);
 
 /* What texture_decode() would say of a level, without decoding it: the
  * check a listing makes. */
@@ -160,13 +160,13 @@ int texture_png_into(const struct indexed_image *img, uint8_t psm,
  * pixels for 16) and 16 above (128 x 128 for 256).  An indexed PNG (bit
  * depth 4 up to 16 colours, else 8) with tRNS; cells past the last colour
  * are fully transparent black. */
-int palette_png(const struct palette *pal, const struct png_text_entry *text,
+int texture_palette_png(const struct palette *pal, const struct png_text_entry *text,
 		size_t text_count, uint8_t **png, size_t *png_len, struct reason *why);
-int palette_png_level(const struct palette *pal,
+int texture_palette_png_level(const struct palette *pal,
 		      const struct png_text_entry *text, size_t text_count,
 		      int level, uint8_t **png, size_t *png_len, struct reason *why);
-/* The exact size of palette_png's file, as texture_png_size. */
-int palette_png_size(const struct palette *pal,
+/* The exact size of texture_palette_png's file, as texture_png_size. */
+int texture_palette_png_size(const struct palette *pal,
 		     const struct png_text_entry *text, size_t text_count,
 		     size_t *size);
 

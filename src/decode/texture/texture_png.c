@@ -489,13 +489,13 @@ int texture_png_size(uint32_t width, uint32_t height, uint8_t psm,
 	return 0;
 }
 
-int palette_png(const struct palette *pal, const struct png_text_entry *text,
+int texture_palette_png(const struct palette *pal, const struct png_text_entry *text,
 		size_t text_count, uint8_t **png, size_t *png_len, struct reason *why)
 {
-	return palette_png_level(pal, text, text_count, 0, png, png_len, why);
+	return texture_palette_png_level(pal, text, text_count, 0, png, png_len, why);
 }
 
-/* The grid palette_png draws: cols x rows cells, and the PLTE's size,
+/* The grid texture_palette_png draws: cols x rows cells, and the PLTE's size,
  * which has one more, transparent, entry when there are spare cells (one
  * always fits: a grid with spare cells has fewer colours than its bit
  * depth allows). */
@@ -507,7 +507,7 @@ static void palette_grid(const struct palette *pal, uint32_t *cols,
 	*colours = pal->count < *cols * *rows ? pal->count + 1 : pal->count;
 }
 
-int palette_png_size(const struct palette *pal,
+int texture_palette_png_size(const struct palette *pal,
 		     const struct png_text_entry *text, size_t text_count,
 		     size_t *size)
 {
@@ -528,7 +528,7 @@ int palette_png_size(const struct palette *pal,
 	return 0;
 }
 
-int palette_png_level(const struct palette *pal,
+int texture_palette_png_level(const struct palette *pal,
 		      const struct png_text_entry *text, size_t text_count,
 		      int level, uint8_t **png, size_t *png_len, struct reason *why)
 {

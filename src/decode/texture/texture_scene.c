@@ -34,11 +34,11 @@ int texture_job_prepare(const struct ccsf_scene *s, const uint8_t *data,
 	if ((uint64_t)cc->offset + cc->length > len)
 		return -EIO;
 	struct clut clut;
-	rc = clut_parse(data + cc->offset, cc->length, s->version, &clut,
+	rc = texture_clut_parse(data + cc->offset, cc->length, s->version, &clut,
 			&job->why);
 	if (rc < 0)
 		return rc;
-	palette_from_clut(&clut, &job->pal);
+	texture_palette_from_clut(&clut, &job->pal);
 	if (!decode)
 		return texture_check(&job->tex, level, job->pal.count, &job->why);
 	return texture_decode(&job->tex, level, job->pal.count, &job->img,

@@ -24,7 +24,7 @@ struct texture_job {
 
 /* Parses the texture chunk `chunk` and its palette and checks level
  * `level`, decoding it when decode is set.  0 or a negative errno with
- * job->why set; job->img is for indexed_image_free() either way. */
+ * job->why set; job->img is for texture_image_free() either way. */
 int texture_job_prepare(const struct ccsf_scene *s, const uint8_t *data,
 			size_t len, uint32_t chunk, unsigned level,
 			bool decode, struct texture_job *job);
