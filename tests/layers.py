@@ -14,7 +14,8 @@ import sys
 
 # What each layer may include besides itself: the flow, top to bottom.
 ALLOWED = {
-    "bin": {"fuse", "views", "tree", "cache", "util"},
+    "bin": {"fuse", "views", "pack", "tree", "cache", "util"},
+    "pack": {"ccsf", "archive", "io", "util"},
     "fuse": {"tree", "util"},
     "views": {"tree", "decode", "dbmod", "ccsf", "cache", "archive", "io",
               "util"},

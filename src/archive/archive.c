@@ -3,11 +3,14 @@
 #include "config.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "archive/archive.h"
+#include "util/names.h"
 #include "util/vec.h"
 
 /* The scan is bound by reading the archive, like cat, and reads in cat's
@@ -176,4 +179,17 @@ int archive_scan(const struct blob *b, struct archive_entry **entries,
 {
 	return archive_scan_parts(b, b->size >= SCAN_SPLIT ? 2 : 1, entries,
 				  count);
+}
+
+void archive_member_name(const struct archive_entry *e, char *out,
+			 size_t outsz)
+{
+	char raw[GZIP_NAME_MAX + 1];
+	snprintf(raw, sizeof raw, "%s", e->header.name);
+	char *dot = strrchr(raw, '.');
+	if (dot && dot != raw)
+		*dot = '\0';
+	if (!name_escape_ascii((const uint8_t *)raw, strlen(raw), out))
+		snprintf(out, outsz, "member-%" PRIu64,
+			 e->offset / ARCHIVE_SECTOR);
 }

@@ -35,6 +35,13 @@ struct archive_entry {
  * archives write them. */
 bool archive_probe(const uint8_t *p, size_t len);
 
+/* The member's folder name: its gzip name without its extension,
+ * escaped (util/names.h); member-<sector> when it has none.  out holds
+ * GZIP_NAME_MAX * 3 + 32 bytes.  A name seen before in the archive gets
+ * ~2, ~3 from the caller, in archive order. */
+void archive_member_name(const struct archive_entry *e, char *out,
+			 size_t outsz);
+
 /* Finds every member.  Returns 0 with a malloc'ed array (possibly empty),
  * or a negative errno when the source cannot be read. */
 int archive_scan(const struct blob *b, struct archive_entry **entries,

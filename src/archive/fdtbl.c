@@ -61,7 +61,7 @@ static int is_end(const uint8_t *r)
 }
 
 static int add_record(struct fdtbl *t, size_t *cap, const uint8_t *r,
-		      unsigned cat, uint64_t base, struct reason *why)
+		      size_t at, unsigned cat, uint64_t base, struct reason *why)
 {
 	uint32_t off = rd_u32le(r + FDTBL_NAME);
 	if (off % SECTOR) {
@@ -78,6 +78,7 @@ static int add_record(struct fdtbl *t, size_t *cap, const uint8_t *r,
 	e->offset = base + off;
 	e->csize = rd_u32le(r + FDTBL_NAME + 4);
 	e->usize = rd_u32le(r + FDTBL_NAME + 8);
+	e->at = at;
 	return 0;
 }
 
@@ -97,7 +98,8 @@ static int read_category(const struct elf_image *e, struct fdtbl *t,
 		}
 		if (is_end(r))
 			return 0;
-		int rc = add_record(t, cap, r, cat, base, why);
+		int rc = add_record(t, cap, r, (size_t)(r - e->data), cat,
+				    base, why);
 		if (rc < 0)
 			return rc;
 	}
@@ -114,11 +116,14 @@ int fdtbl_read(const uint8_t *exe, size_t len, struct fdtbl *t, struct reason *w
 	const uint8_t *ptrs = NULL, *offs = NULL;
 	if (rc == 0)
 		rc = find_tables(&e, &ptrs, &offs, why);
+	if (rc == 0)
+		t->base_at = (size_t)(offs - exe);
 	size_t cap = 0;
 	for (unsigned c = 0; rc == 0 && c < FDTBL_CATEGORIES; c++) {
 		uint32_t addr = rd_u32le(ptrs + 4 * c);
 		uint64_t base = rd_u32le(offs + 8 * c) |
 				(uint64_t)rd_u32le(offs + 8 * c + 4) << 32;
+		t->base[c] = base;
 		category_name(&e, addr, c, t->category[c]);
 		if (addr)
 			rc = read_category(&e, t, &cap, c, addr, base, why);

@@ -26,10 +26,13 @@ struct fdtbl_entry {
 	uint8_t category;
 	uint64_t offset;                /* in DATA.BIN: category's + record's */
 	uint32_t csize, usize;
+	size_t at;                      /* the record's offset in the file */
 };
 
 struct fdtbl {
 	char category[FDTBL_CATEGORIES][FDTBL_NAME];    /* "pc", "npc" ... */
+	uint64_t base[FDTBL_CATEGORIES];        /* cateCDOfsTbl */
+	size_t base_at;                 /* cateCDOfsTbl's offset in the file */
 	struct fdtbl_entry *entries;    /* category by category, in order */
 	size_t count;
 };

@@ -180,7 +180,8 @@ static bool skip_multi_part(struct multi *m, const uint8_t *rec)
  * length byte pads to the next sector, and so does anything malformed,
  * so one bad record costs at most the rest of its sector. */
 static int parse_sector(const uint8_t *s, size_t len, uint64_t image_size,
-			struct multi *multi, struct iso_listing *l, size_t *cap)
+			uint64_t at, struct multi *multi,
+			struct iso_listing *l, size_t *cap)
 {
 	size_t off = 0;
 	while (off < len && s[off] != 0) {
@@ -206,6 +207,7 @@ static int parse_sector(const uint8_t *s, size_t len, uint64_t image_size,
 			l->skipped++;
 			continue;
 		}
+		e.record_at = at + off - reclen;
 		int rc = listing_push(l, cap, &e);
 		if (rc < 0)
 			return rc;
@@ -252,8 +254,9 @@ int iso_list(struct iso_image *img, const struct iso_entry *dir,
 		size_t len = ISO_SECTOR;
 		if (i == sectors - 1 && dir->recorded_size % ISO_SECTOR)
 			len = dir->recorded_size % ISO_SECTOR;
-		rc = parse_sector(buf + i * ISO_SECTOR, len, img->size, &multi,
-				  out, &cap);
+		rc = parse_sector(buf + i * ISO_SECTOR, len, img->size,
+				  dir->offset + i * ISO_SECTOR, &multi, out,
+				  &cap);
 	}
 	free(buf);
 	if (rc < 0)

@@ -40,6 +40,8 @@ struct iso_entry {
 	uint64_t size;          /* bytes readable: recorded, cut at the end */
 	uint64_t recorded_size; /* as the directory record says */
 	time_t mtime;           /* recording time; 0 when not recorded */
+	uint64_t record_at;     /* its directory record's offset in the image
+				 * (0 for the root) */
 };
 
 struct iso_listing {

@@ -115,21 +115,6 @@ static int produce_listing(struct fs *fs, struct node *n, uint8_t **data,
 	return sb_finish(&sb, data, len);
 }
 
-/* The member's gzip name without its extension, escaped; member-<sector>
- * when it has none. */
-static void member_base_name(const struct archive_entry *e, char *out,
-			     size_t outsz)
-{
-	char raw[GZIP_NAME_MAX + 1];
-	snprintf(raw, sizeof raw, "%s", e->header.name);
-	char *dot = strrchr(raw, '.');
-	if (dot && dot != raw)
-		*dot = '\0';
-	if (!name_escape_ascii((const uint8_t *)raw, strlen(raw), out))
-		snprintf(out, outsz, "member-%" PRIu64,
-			 e->offset / ARCHIVE_SECTOR);
-}
-
 struct named {
 	const char *base;
 	size_t i;
@@ -155,7 +140,7 @@ static int name_members(struct fs *fs, struct archive_dir *ar)
 	int rc = v ? 0 : -ENOMEM;
 	for (size_t i = 0; i < ar->count && rc == 0; i++) {
 		char base[BASE_MAX];
-		member_base_name(&ar->entries[i], base, sizeof base);
+		archive_member_name(&ar->entries[i], base, sizeof base);
 		v[i] = (struct named){ fs_strdup(fs, base), i };
 		if (!v[i].base)
 			rc = -ENOMEM;

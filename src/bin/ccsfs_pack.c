@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: MIT */
+/* ccsfs_pack.c - ccsfs-pack SOURCE DIR OUTPUT: the disc SOURCE with the
+ * edits that DIR holds, written to OUTPUT (pack/pack.h).  Options, the
+ * progress line and the exit status. */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "pack/pack.h"
+#include "util/numfmt.h"
+
+#define PROG "ccsfs-pack"
+#define DEFAULT_CACHE_SIZE ((size_t)256 << 20)
+
+enum { EXIT_OK = 0, EXIT_REFUSED = 1, EXIT_USAGE = 2 };
+
+struct options {
+	const char *arg[3];     /* SOURCE DIR OUTPUT */
+	int nargs;
+	size_t cache_size;
+	bool quiet, help, version;
+};
+
+static void usage(void)
+{
+	printf("usage: " PROG " [options] SOURCE DIR OUTPUT\n"
+	       "\n"
+	       "Writes the disc SOURCE (an ISO 9660 image, a folder holding a disc's\n"
+	       "files, or one archive) with the edits that DIR holds to OUTPUT, of the\n"
+	       "same kind as SOURCE.  DIR holds each edit at its path in the tree that\n"
+	       "ccsfs shows: an archive member's whole scene file as\n"
+	       "DIR/DATA/DATA.BIN/<member>/<member>.ccs, a passed-through disc file as\n"
+	       "DIR/<path>.  Only edited members are compressed again; the executable's\n"
+	       "index of DATA.BIN follows the members that moved.  Nothing is written\n"
+	       "when an edit is refused or a table cannot follow; OUTPUT appears whole\n"
+	       "or not at all.  Exit status: 0 written, 1 refused or failed, 2 usage.\n"
+	       "\n"
+	       "options:\n"
+	       "    --cache-size=SIZE      memory for an edited member (default 256M;\n"
+	       "                           K, M, G): a larger member is refused\n"
+	       "    -q, --quiet            no report, no progress line\n"
+	       "    -h, --help             this help\n"
+	       "    -V, --version          the version\n");
+}
+
+static int usage_error(const char *what, const char *arg)
+{
+	fprintf(stderr, PROG ": %s%s\nTry '" PROG " --help'.\n", what,
+		arg ? arg : "");
+	return -1;
+}
+
+static int parse_args(struct options *o, int argc, char **argv)
+{
+	bool options_end = false;
+	o->cache_size = DEFAULT_CACHE_SIZE;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!options_end && !strcmp(a, "--")) {
+			options_end = true;
+		} else if (!options_end && a[0] == '-' && a[1]) {
+			if (!strcmp(a, "-h") || !strcmp(a, "--help"))
+				o->help = true;
+			else if (!strcmp(a, "-V") || !strcmp(a, "--version"))
+				o->version = true;
+			else if (!strcmp(a, "-q") || !strcmp(a, "--quiet"))
+				o->quiet = true;
+			else if (!strncmp(a, "--cache-size=", 13)) {
+				o->cache_size = numfmt_parse_size(a + 13);
+				if (!o->cache_size)
+					return usage_error("not a size (a number "
+							   "with K, M or G): ", a);
+			} else
+				return usage_error("unknown option: ", a);
+		} else if (o->nargs == 3) {
+			return usage_error("more than three arguments: ", a);
+		} else {
+			o->arg[o->nargs++] = a;
+		}
+	}
+	if (o->nargs < 3 && !o->help && !o->version)
+		return usage_error("SOURCE, DIR and OUTPUT are needed", NULL);
+	return 0;
+}
+
+/* The progress line, on a terminal only. */
+static void show(const struct pack_progress *pg, void *ctx)
+{
+	(void)ctx;
+	unsigned pct = pg->total ? (unsigned)(pg->done * 100 / pg->total) : 0;
+	fprintf(stderr, "\r" PROG ": %" PRIu64 " of %" PRIu64 " MiB written "
+		"(%u%%)", pg->done >> 20, pg->total >> 20, pct > 100 ? 100 : pct);
+}
+
+/* OUTPUT must not be SOURCE: the source is never written. */
+static bool same_file(const char *a, const char *b)
+{
+	struct stat x, y;
+	return stat(a, &x) == 0 && stat(b, &y) == 0 && x.st_dev == y.st_dev &&
+	       x.st_ino == y.st_ino;
+}
+
+int main(int argc, char **argv)
+{
+	struct options o = { 0 };
+	if (parse_args(&o, argc, argv) < 0)
+		return EXIT_USAGE;
+	if (o.help) {
+		usage();
+		return EXIT_OK;
+	}
+	if (o.version) {
+		printf(PROG " " PACKAGE_VERSION "\n");
+		return EXIT_OK;
+	}
+	if (same_file(o.arg[0], o.arg[2]) || same_file(o.arg[1], o.arg[2])) {
+		fprintf(stderr, PROG ": %s: OUTPUT is SOURCE or DIR; neither "
+			"is ever written\n", o.arg[2]);
+		return EXIT_USAGE;
+	}
+	bool tty = !o.quiet && isatty(STDERR_FILENO);
+	struct pack_options po = {
+		.max_member = o.cache_size,
+		.report = o.quiet ? NULL : stdout,
+		.show = tty ? show : NULL,
+	};
+	struct reason why = { "" };
+	int rc = pack_run(o.arg[0], o.arg[1], o.arg[2], &po, &why);
+	if (tty)
+		fprintf(stderr, "\r\033[K");
+	if (rc < 0) {
+		fprintf(stderr, PROG ": %s; nothing written\n",
+			why.text[0] ? why.text : strerror(-rc));
+		return EXIT_REFUSED;
+	}
+	return EXIT_OK;
+}
