@@ -16,6 +16,7 @@
 
 #include "testutil.h"
 #include "io/iso.h"
+#include "util/bytes.h"
 #include "views/iso_claim.h"
 
 /* 2001-06-15 12:34:56 UTC: a time inside the games' own years. */
@@ -132,6 +133,12 @@ static void assert_bytes(struct iso_image *img, const struct iso_entry *e,
 	assert_false(e->clipped);
 	assert_int_equal(e->size, n);
 	assert_int_equal(e->offset % ISO_SECTOR, 0);
+	/* record_at leads to the record itself: its extent and size. */
+	uint8_t rec[18];
+	assert_int_equal(pread(iso_fd(img), rec, sizeof rec,
+			       (off_t)e->record_at), (ssize_t)sizeof rec);
+	assert_int_equal(rd_u32le(rec + 2), e->lsn);
+	assert_int_equal(rd_u32le(rec + 10), e->recorded_size);
 	struct blob b = iso_blob(img, e);
 	uint8_t *got = malloc(n + 1);
 	assert_int_equal(blob_read(&b, got, n + 1, 0), (ssize_t)n);
