@@ -30,9 +30,9 @@ SHELL_CMD=/bin/sh
 
 # The harnesses: fuzz/targets, one name a line, the one list of them.
 TARGETS=$(cat "$here/targets")
-# The format library (libccsfs_format.a's folders): the harnesses reach
-# nothing above it.
-LIBSRC=$(cd "$SRCDIR/src" && ls util/*.c io/*.c archive/*.c ccsf/*.c decode/*/*.c dbmod/*.c | sed 's/\.c$//')
+# The format library (libccsfs_format.a's folders) and the pack's, which
+# sits on it alone: the harnesses reach nothing above them.
+LIBSRC=$(cd "$SRCDIR/src" && ls util/*.c io/*.c archive/*.c ccsf/*.c decode/*/*.c dbmod/*.c pack/*.c | sed 's/\.c$//')
 # The tree library (libccsfs_tree.a's folders): only the harnesses that
 # take a member as the mount does (TREE_TARGETS) link it.
 TREESRC=$(cd "$SRCDIR/src" && ls cache/*.c tree/*.c views/*.c | sed 's/\.c$//')

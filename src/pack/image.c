@@ -53,6 +53,22 @@ static int volume_end(int fd, uint64_t *end)
 	return 0;
 }
 
+/* Whether another file's extent shares a sector with f's: writing f in
+ * place would change that file too (a record may point at another's
+ * extent). */
+static bool shares_sectors(const struct pack_source *s,
+			   const struct pack_file *f)
+{
+	uint64_t end = f->offset + round_up(f->size);
+	for (size_t i = 0; i < s->count; i++) {
+		const struct pack_file *o = &s->f[i];
+		if (o != f && !o->is_dir && o->size &&
+		    o->offset < end && f->offset < o->offset + round_up(o->size))
+			return true;
+	}
+	return false;
+}
+
 int pack_image_place(const struct pack_source *s,
 		     struct pack_image_change *c, size_t n, uint64_t *size,
 		     struct reason *why)
@@ -73,7 +89,8 @@ int pack_image_place(const struct pack_source *s,
 			return -EINVAL;
 		}
 		c[i].moved = !f->size ||
-			     round_up(c[i].new_size) > round_up(f->size);
+			     round_up(c[i].new_size) > round_up(f->size) ||
+			     shares_sectors(s, f);
 		c[i].out_offset = c[i].moved ? end : f->offset;
 		if (c[i].moved)
 			end += round_up(c[i].new_size);

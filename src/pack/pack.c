@@ -210,8 +210,10 @@ static void report(const struct job *j, const char *output, uint64_t size)
 				a->plan.moved, a->plan.size, a->plan.new_size);
 		} else if (c->f == j->exe && c->how == CHANGE_BYTES) {
 			for (unsigned k = 0; k < PACK_TABLE_KINDS; k++)
-				fprintf(r, "%s: %s: %zu records patched\n", path,
-					pack_table_name(k), j->records[k]);
+				if (j->records[k])
+					fprintf(r, "%s: %s: %zu records "
+						"patched\n", path,
+						pack_table_name(k), j->records[k]);
 		} else {
 			fprintf(r, "%s: replaced, %" PRIu64 " -> %" PRIu64
 				" bytes\n", path, c->f->size, c->new_size);

@@ -7,11 +7,12 @@
 
 #include "pack/table.h"
 
-/* Where the stream tables (streamTbl, streamTblE) plug in: a kind whose
- * patch moves each record's ofs, size and inflated size as
- * pack_table_fdtbl does, for the STREAM archives' layouts. */
+/* Every kind, in turn.  The stream tables' kind (table_stream.c)
+ * refuses until their records are read; then its patch moves each
+ * record's ofs, size and inflated size as pack_table_fdtbl does. */
 static const struct pack_table_kind *const kinds[PACK_TABLE_KINDS] = {
 	&pack_table_fdtbl,
+	&pack_table_stream,
 };
 
 const struct pack_plan *pack_table_layout(const struct pack_layout *l,

@@ -13,6 +13,7 @@
 #ifndef CCSFS_PACK_TABLE_H
 #define CCSFS_PACK_TABLE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -45,7 +46,7 @@ const struct pack_plan *pack_table_layout(const struct pack_layout *l,
 /* Every kind of table patched in turn; records[k] counts the kind k's
  * records rewritten (PACK_TABLE_KINDS of them, named by
  * pack_table_name).  0 or the first kind's failure, why naming it. */
-#define PACK_TABLE_KINDS 1
+#define PACK_TABLE_KINDS 2
 int pack_table_patch(uint8_t *exe, size_t len, const struct pack_layout *l,
 		     size_t n, size_t records[PACK_TABLE_KINDS],
 		     struct reason *why);
@@ -56,6 +57,8 @@ const char *pack_table_name(unsigned kind);
  * record's offset, and an edited member's csize and usize.  -EINVAL
  * with why when a record names no member or no longer fits its field. */
 extern const struct pack_table_kind pack_table_fdtbl;
+/* The stream tables: refused while their records cannot follow. */
+extern const struct pack_table_kind pack_table_stream;
 int pack_table_fdtbl_apply(uint8_t *exe, size_t len, const struct fdtbl *t,
 			   const struct pack_plan *p, struct reason *why);
 

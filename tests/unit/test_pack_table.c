@@ -176,6 +176,30 @@ static void other_archives_and_stripped_files_are_left_alone(void **state)
 	free(before);
 }
 
+/* While the stream tables' records are not read, a STREAM archive that
+ * changed is refused where the executable carries them. */
+static void a_changed_stream_archive_is_refused_with_stream_tables(void **state)
+{
+	(void)state;
+	uint8_t seg[64] = { 0 };
+	struct elfw_symbol with[] = { { "streamTbl", VADDR, 16, true } };
+	struct elfw_symbol without[] = { { "other", VADDR, 16, true } };
+	size_t len;
+	lay_out(S + 1);
+	struct pack_layout l = { "STREAM/STR1.BIN", &plan };
+	size_t records[PACK_TABLE_KINDS];
+	struct reason why = { "" };
+	uint8_t *f = elfw_build(seg, sizeof seg, VADDR, with, 1, false, &len);
+	assert_int_equal(pack_table_patch(f, len, &l, 1, records, &why),
+			 -EINVAL);
+	assert_non_null(strstr(why.text, "streamTbl"));
+	assert_non_null(strstr(why.text, "STREAM/STR1.BIN"));
+	free(f);
+	f = elfw_build(seg, sizeof seg, VADDR, without, 1, false, &len);
+	assert_int_equal(pack_table_patch(f, len, &l, 1, records, &why), 0);
+	free(f);
+}
+
 static void a_member_compressed_again_inflates_back(void **state)
 {
 	(void)state;
@@ -217,6 +241,7 @@ int main(void)
 		cmocka_unit_test(a_member_that_fits_changes_only_its_sizes),
 		cmocka_unit_test(a_record_with_no_member_is_refused),
 		cmocka_unit_test(other_archives_and_stripped_files_are_left_alone),
+		cmocka_unit_test(a_changed_stream_archive_is_refused_with_stream_tables),
 		cmocka_unit_test(a_member_compressed_again_inflates_back),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
