@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -125,15 +126,26 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	bool tty = !o.quiet && isatty(STDERR_FILENO);
+	/* On a terminal the report waits until the progress line is gone. */
+	char *held = NULL;
+	size_t held_len = 0;
+	FILE *report = o.quiet ? NULL : tty ? open_memstream(&held, &held_len)
+					    : stdout;
 	struct pack_options po = {
 		.max_member = o.cache_size,
-		.report = o.quiet ? NULL : stdout,
+		.report = report,
 		.show = tty ? show : NULL,
 	};
 	struct reason why = { "" };
 	int rc = pack_run(o.arg[0], o.arg[1], o.arg[2], &po, &why);
-	if (tty)
+	if (tty) {
 		fprintf(stderr, "\r\033[K");
+		if (report)
+			fclose(report);
+		if (held)
+			fputs(held, stdout);
+		free(held);
+	}
 	if (rc < 0) {
 		fprintf(stderr, PROG ": %s; nothing written\n",
 			why.text[0] ? why.text : strerror(-rc));

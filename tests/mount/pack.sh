@@ -178,5 +178,20 @@ head -c 100 "$src/$D/xold96/xold96.ccs" >"$bad/$D/xold96/xold96.ccs"
 check_eq "a scene that does not walk is refused: exit 1" 1 "$?"
 check "the refusal names the file" grep -q "xold96/xold96.ccs: does not walk" "$work/bad.err"
 check "nothing written" sh -c "! ls '$work' | grep -q '^bad.iso'"
+
+# The command line.
+check "--help names SOURCE DIR OUTPUT" sh -c "'$PACK' --help | grep -q 'SOURCE DIR OUTPUT'"
+check "--version" sh -c "'$PACK' --version | grep -q '^ccsfs-pack '"
+check_eq "too few arguments: exit 2" 2 "$("$PACK" "$iso" "$dir" 2>/dev/null; echo $?)"
+check_eq "OUTPUT is SOURCE: refused, exit 2" 2 "$("$PACK" "$iso" "$dir" "$iso" 2>/dev/null; echo $?)"
+man=${TESTS_SRCDIR:-$(dirname "$0")/..}/../man/ccsfs-pack.1
+missing=""
+for opt in $("$PACK" --help | grep -o -- ' --\?[a-zA-Z-]\+' | sort -u); do
+	pat=$(printf '%s' "$opt" | sed 's/-/\\\\-/g')
+	grep -q -- "$pat" "$man" || missing="$missing $opt"
+done
+check_eq "every option in --help is in ccsfs-pack(1)" "" "$missing"
+check "ccsfs-pack(1) renders without warnings (groff -ww)" sh -c \
+	"groff -ww -man -Tutf8 '$man' 2>&1 >/dev/null | grep -c . | grep -qx 0"
 check "unmounts the source" unmount "$src"
 done_testing
