@@ -157,17 +157,20 @@ else
 fi
 kmnt=$work/kernel
 mkdir -p "$kmnt"
-if [ "$(id -u)" = 0 ] && grep -qw iso9660 /proc/filesystems 2>/dev/null ||
-   { [ "$(id -u)" = 0 ] && modprobe -q isofs 2>/dev/null && grep -qw iso9660 /proc/filesystems; }; then
-	if mount -o loop,ro -t iso9660 "$out" "$kmnt" 2>"$work/kmount.err"; then
-		mounts="$mounts $kmnt"
-		check "the kernel reads the image as the folder output (diff -r)" diff -r "$kmnt" "$fout"
-		umount "$kmnt"
-	else
-		skip "the kernel mounts the image" "mount -o loop failed: $(head -n 1 "$work/kmount.err")"
-	fi
+if [ "$(id -u)" != 0 ]; then
+	skip "the kernel mounts the image" "mount -o loop needs root"
+elif ! grep -qw iso9660 /proc/filesystems && ! modprobe -q isofs 2>/dev/null; then
+	skip "the kernel mounts the image" "this kernel has no iso9660 (modprobe isofs failed)"
+elif mount -o loop,ro -t iso9660 "$out" "$kmnt" 2>"$work/kmount.err"; then
+	mounts="$mounts $kmnt"
+	# Without Rock Ridge the kernel shows names in lower case, no ;1.
+	check "the kernel reads the image as the folder output" sh -c "
+		cd '$fout' && find . -type f | while read -r f; do
+			cmp \"\$f\" '$kmnt'/\"\$(printf %s \"\$f\" | tr A-Z a-z)\" || exit 1
+		done && [ \$(find . -type f | wc -l) = \$(find '$kmnt' -type f | wc -l) ]"
+	umount "$kmnt"
 else
-	skip "the kernel mounts the image" "not root, or no iso9660 in this kernel"
+	skip "the kernel mounts the image" "mount -o loop failed: $(head -n 1 "$work/kmount.err")"
 fi
 
 # A refused edit: nothing written.
