@@ -219,6 +219,38 @@ static int serve(struct fuse_session *se, const struct fuse_cmdline_opts *cl,
 	return rc == 0 || rc == SIGTERM || rc == SIGINT || rc == SIGHUP ? 0 : 1;
 }
 
+static int number_options(const struct options *o, size_t *cache_size,
+			  size_t *max_member, unsigned *png_level,
+			  unsigned *busy_poll)
+{
+	if (size_option(o->cache_size, "cache_size", DEFAULT_CACHE_SIZE,
+			cache_size) < 0 ||
+	    size_option(o->max_member, "max_member", DEFAULT_MAX_MEMBER,
+			max_member) < 0 ||
+	    uint_option(o->png_level, "png_level", 0, 9, png_level) < 0 ||
+	    uint_option(o->busy_poll, "busy_poll", DEFAULT_BUSY_POLL_US,
+			MAX_BUSY_POLL_US, busy_poll) < 0)
+		return -1;
+	return 0;
+}
+
+/* The kernel's options: read-only but with an overlay, and the source
+ * as the mount's name. */
+static void mount_options(struct fuse_args *args, const char *source,
+			  bool rw)
+{
+	const char *ro = rw ? "" : "ro,";
+	char fsname[4200];
+	snprintf(fsname, sizeof fsname, "-o%ssubtype=ccsfs,fsname=%s", ro,
+		 source);
+	/* fsname is parsed as an option list: a comma would split it. */
+	if (strchr(source, ',') || fuse_opt_add_arg(args, fsname) != 0) {
+		snprintf(fsname, sizeof fsname, "-o%ssubtype=ccsfs,fsname=ccsfs",
+			 ro);
+		fuse_opt_add_arg(args, fsname);
+	}
+}
+
 static int run(struct fuse_args *args, struct options *o)
 {
 	struct fuse_cmdline_opts cl;
@@ -230,13 +262,8 @@ static int run(struct fuse_args *args, struct options *o)
 	struct overlay *ov = NULL;
 	size_t cache_size, max_member;
 	unsigned png_level, busy_poll;
-	if (size_option(o->cache_size, "cache_size", DEFAULT_CACHE_SIZE,
-			&cache_size) < 0 ||
-	    size_option(o->max_member, "max_member", DEFAULT_MAX_MEMBER,
-			&max_member) < 0 ||
-	    uint_option(o->png_level, "png_level", 0, 9, &png_level) < 0 ||
-	    uint_option(o->busy_poll, "busy_poll", DEFAULT_BUSY_POLL_US,
-			MAX_BUSY_POLL_US, &busy_poll) < 0)
+	if (number_options(o, &cache_size, &max_member, &png_level,
+			   &busy_poll) < 0)
 		goto out;
 	if (!o->source || !cl.mountpoint) {
 		fprintf(stderr, "ccsfs: %s\nTry 'ccsfs --help'.\n", !o->source ?
@@ -259,26 +286,18 @@ static int run(struct fuse_args *args, struct options *o)
 		goto out;
 	}
 	struct fuse_lowlevel_ops ops = ccsfs_ops;
-	if (o->overlay) {
-		/* The lock now, before the mount: a second mount on the
-		 * same folder is refused here, where the user sees why. */
-		if (overlay_open(fs, o->overlay, 0, &ov, err, sizeof err) < 0) {
-			fprintf(stderr, "ccsfs: -o overlay: %s\n", err);
-			goto out;
-		}
+	/* The lock now, before the mount: a second mount on the same
+	 * folder is refused here, where the user sees why. */
+	if (o->overlay && overlay_open(fs, o->overlay, 0, &ov, err,
+				       sizeof err) < 0) {
+		fprintf(stderr, "ccsfs: -o overlay: %s\n", err);
+		goto out;
+	}
+	if (ov) {
 		fuse_write_set(ov);
 		fuse_write_ops(&ops);
 	}
-	const char *ro = ov ? "" : "ro,";
-	char fsname[4200];
-	snprintf(fsname, sizeof fsname, "-o%ssubtype=ccsfs,fsname=%s", ro,
-		 o->source);
-	/* fsname is parsed as an option list: a comma would split it. */
-	if (strchr(o->source, ',') || fuse_opt_add_arg(args, fsname) != 0) {
-		snprintf(fsname, sizeof fsname, "-o%ssubtype=ccsfs,fsname=ccsfs",
-			 ro);
-		fuse_opt_add_arg(args, fsname);
-	}
+	mount_options(args, o->source, ov != NULL);
 	struct fuse_session *se = fuse_session_new(args, &ops, sizeof ops, fs);
 	if (se) {
 		status = serve(se, &cl, fs, busy_poll, ov);
