@@ -177,11 +177,12 @@ static int apply(struct overlay *ov, const char *path, struct outcome *o)
 	return rc;
 }
 
-/* Keeps what taking the edit at path found; logs a refusal once. */
+/* Keeps what taking the edit at path found; logs a refusal once (taken:
+ * not only found, as the folder is opened). */
 static int record(struct overlay *ov, const char *path,
-		  const struct outcome *o)
+		  const struct outcome *o, bool taken)
 {
-	if (!o->applied)
+	if (taken && !o->applied)
 		log_error("overlay: %s: edit refused: %s", path, o->why.text);
 	pthread_mutex_lock(&ov->lock);
 	struct edit *e = find(ov, path);
@@ -243,7 +244,7 @@ static void redo_member(struct overlay *ov, struct member *m)
 		struct outcome o;
 		if (paths[i]) {
 			apply(ov, paths[i], &o);
-			record(ov, paths[i], &o);
+			record(ov, paths[i], &o, true);
 		}
 		free(paths[i]);
 	}
@@ -256,7 +257,7 @@ int overlay_take(struct overlay *ov, const char *path)
 	struct outcome o;
 	int rc = apply(ov, path, &o);
 	if (o.rank != RANK_NONE || overlay_has_edit(ov, path))
-		record(ov, path, &o);
+		record(ov, path, &o, true);
 	else
 		rc = 0;         /* no file of the tree: an editor's own */
 	pthread_mutex_unlock(&ov->apply);
@@ -318,7 +319,7 @@ static void found_file(void *ctx, const char *path)
 	if (n && tree_is_file(n))
 		o.rank = rank_of(n, &o.m);
 	tree_leave(fs);
-	if (n && tree_is_file(n) && record(f->ov, path, &o) < 0)
+	if (n && tree_is_file(n) && record(f->ov, path, &o, false) < 0)
 		f->rc = -ENOMEM;
 }
 
@@ -336,7 +337,7 @@ static void apply_all(struct overlay *ov)
 		struct outcome o;
 		if (paths[i]) {
 			apply(ov, paths[i], &o);
-			record(ov, paths[i], &o);
+			record(ov, paths[i], &o, true);
 		}
 		free(paths[i]);
 	}
