@@ -126,9 +126,11 @@ void fuse_write_attr(struct fs *fs, struct node *n, struct stat *st)
 	struct stat sb;
 	char path[4096];
 	uint64_t size;
+	enum file_kind k = tree_file_kind(n);
 	if (w && fstat(w->fd, &sb) == 0)
 		st->st_size = sb.st_size;
-	else if (tree_node_path(n, path, sizeof path) == 0 &&
+	else if ((k == FILE_HOST || k == FILE_BLOB) &&
+		 tree_node_path(n, path, sizeof path) == 0 &&
 		 overlay_disc_file(ov, path, &size))
 		st->st_size = (off_t)size;
 }

@@ -29,6 +29,7 @@
 
 #include "tree/tree.h"
 #include "tree/tree_internal.h"
+#include "util/blocking.h"
 #include "util/log.h"
 #include "util/vec.h"
 
@@ -516,6 +517,7 @@ int tree_unit_redo(struct fs *fs, struct node *dir, void (*under)(void *),
 		   void *ctx)
 {
 	struct reclaim *r = fs->reclaim;
+	blocking_begins();      /* the readers in the tree leave it first */
 	pthread_rwlock_wrlock(&fs->use_lock);
 	pthread_mutex_lock(&r->lock);
 	struct unit *u = dir->u.dir.release ? dir->u.dir.unit : NULL;
