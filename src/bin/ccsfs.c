@@ -177,7 +177,7 @@ static int loop_threads(struct fuse_session *se,
 }
 
 static int serve(struct fuse_session *se, const struct fuse_cmdline_opts *cl,
-		 struct fs *fs, unsigned busy_poll, struct overlay *ov)
+		 struct fs *fs, unsigned busy_poll, struct overlay **ov)
 {
 	if (fuse_set_signal_handlers(se) != 0)
 		return 1;
@@ -188,8 +188,8 @@ static int serve(struct fuse_session *se, const struct fuse_cmdline_opts *cl,
 			/* After the fork: threads do not survive it.  An
 			 * overlay's edits change what the kernel would be
 			 * handed: no members go to its page cache. */
-			if (ov)
-				overlay_load(ov);
+			if (*ov)
+				overlay_load(*ov);
 			else if (push_start(se, fs) < 0)
 				log_error("no thread to hand members to the "
 					  "kernel: they are inflated again");
@@ -197,6 +197,11 @@ static int serve(struct fuse_session *se, const struct fuse_cmdline_opts *cl,
 			archive_dir_warm(fs);
 			rc = cl->singlethread ? fuse_session_loop(se)
 					      : loop_threads(se, cl, busy_poll);
+			/* Unmounted: the overlay's folder is free for the
+			 * next mount now, not once the cache is freed. */
+			fuse_write_set(NULL);
+			overlay_close(*ov);
+			*ov = NULL;
 			push_stop();
 			/* What the cache's bound cost, for whoever sizes
 			 * it: folders made again when used again. */
@@ -300,7 +305,7 @@ static int run(struct fuse_args *args, struct options *o)
 	mount_options(args, o->source, ov != NULL);
 	struct fuse_session *se = fuse_session_new(args, &ops, sizeof ops, fs);
 	if (se) {
-		status = serve(se, &cl, fs, busy_poll, ov);
+		status = serve(se, &cl, fs, busy_poll, &ov);
 		fuse_session_destroy(se);
 	}
 out:

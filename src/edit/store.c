@@ -24,6 +24,9 @@ struct store {
 };
 
 #define TMP_DIR STORE_OWN "/tmp"
+/* How long a held lock is waited for: 40 x 50 ms. */
+#define LOCK_TRIES 40
+#define LOCK_WAIT_US 50000
 
 static int mkdir_at(int dirfd, const char *path)
 {
@@ -92,8 +95,20 @@ static int take_lock(struct store *st, char *err, size_t errlen)
 			 strerror(errno));
 		return -errno;
 	}
-	if (flock(st->lockfd, LOCK_EX | LOCK_NB) != 0) {
-		int e = errno;
+	/* A daemon just unmounted may still be ending, the lock still its:
+	 * a remount right after waits for it a moment. */
+	int e = 0;
+	for (int tries = 0; tries < LOCK_TRIES; tries++) {
+		if (flock(st->lockfd, LOCK_EX | LOCK_NB) == 0) {
+			e = 0;
+			break;
+		}
+		e = errno;
+		if (e != EWOULDBLOCK)
+			break;
+		usleep(LOCK_WAIT_US);
+	}
+	if (e) {
 		snprintf(err, errlen, "%s is the overlay of another mount or "
 			 "program (%s/" STORE_OWN "/lock is held): unmount "
 			 "it first", st->dir, st->dir);

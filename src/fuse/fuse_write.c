@@ -252,7 +252,9 @@ static int open_disc_edit(struct node *n, struct wfile **out)
 	char path[4096];
 	uint64_t size;
 	struct overlay *ov = spare_overlay();
-	if (!tree_is_file(n) || tree_node_path(n, path, sizeof path) < 0 ||
+	enum file_kind k = tree_is_file(n) ? tree_file_kind(n) : FILE_VIEW;
+	if ((k != FILE_HOST && k != FILE_BLOB) ||
+	    tree_node_path(n, path, sizeof path) < 0 ||
 	    !overlay_disc_file(ov, path, &size))
 		return 1;
 	int fd = store_open_file(overlay_store(ov), path, O_RDONLY, 0);

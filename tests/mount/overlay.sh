@@ -68,6 +68,18 @@ printf '\000\000\100\077' | dd of="$work/mat.bin" bs=1 seek=16 conv=notrunc 2>/d
 check "cat > over a chunk (O_TRUNC)" sh -c "cat '$work/mat.bin' >'$m/chunks/00005-material-MAT_chr000.bin'"
 check "material.txt shows it" grep -q '^transparency: 0.75$' "$m/MAT_chr000/material.txt"
 
+# ---- a truncate by path while the file is open: the same edit ----
+printf '\000\000\000\077' | dd of="$work/mat.bin" bs=1 seek=16 conv=notrunc 2>/dev/null
+check "open, truncate by path, write, close: one edit" "$PY" - "$m/MAT_chr000/material.bin" "$work/mat.bin" <<'PY'
+import os, sys
+fd = os.open(sys.argv[1], os.O_WRONLY)
+os.truncate(sys.argv[1], 0)     # SETATTR with no handle
+os.write(fd, open(sys.argv[2], 'rb').read())
+os.close(fd)
+PY
+check "material.txt shows it" grep -q '^transparency: 0.5$' "$m/MAT_chr000/material.txt"
+check "%edits.txt lists it applied" grep -q "^DATA/DATA.BIN/chr000/MAT_chr000/material.bin	applied	" "$mnt/%edits.txt"
+
 # ---- a new file renamed over: mv, as editors save ----
 printf '\000\000\200\076' | dd of="$work/mat.bin" bs=1 seek=16 conv=notrunc 2>/dev/null
 check "cp to a new name in the folder" cp "$work/mat.bin" "$m/chunks/.mat.tmp"
