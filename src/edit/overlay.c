@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "edit/overlay.h"
 #include "util/log.h"
@@ -118,16 +119,20 @@ struct outcome {
 	enum rank rank;
 };
 
-/* The new bytes of the member the file at path is in, from the edit's
- * bytes; or a disc file's edit, which needs nothing made. */
-static int make(struct overlay *ov, const char *path, const uint8_t *in,
-		size_t len, struct outcome *o, uint8_t **out, size_t *out_len)
+/* The new bytes of the member the file at path is in, from the edit in
+ * the folder; or a disc file's edit, whose bytes stay there (it may be
+ * an audio file of hundreds of megabytes). */
+static int make(struct overlay *ov, const char *path, struct outcome *o,
+		uint8_t **out, size_t *out_len)
 {
 	struct fs *fs = ov->fs;
 	tree_enter(fs);
 	struct node *n = resolve(fs, path);
 	int rc = 0;
 	o->rank = n && tree_is_file(n) ? rank_of(n, &o->m) : RANK_NONE;
+	struct stat sb;
+	uint8_t *in = NULL;
+	size_t len = 0;
 	if (!n || !tree_is_file(n)) {
 		reason_set(&o->why, "no such file in the tree");
 		rc = -EINVAL;
@@ -135,12 +140,17 @@ static int make(struct overlay *ov, const char *path, const uint8_t *in,
 		reason_set(&o->why, "a file that no edit can change");
 		rc = -EINVAL;
 	} else if (o->rank == RANK_DISC) {
+		rc = store_stat(ov->st, path, &sb);
 		o->disc = true;
-		o->size = len;
-	} else {
+		o->size = rc == 0 ? (uint64_t)sb.st_size : 0;
+	} else if ((rc = store_read(ov->st, path, &in, &len)) == 0) {
 		rc = member_edit_make(fs, n, in, len, out, out_len, &o->why);
+		free(in);
 	}
 	tree_leave(fs);
+	if (rc < 0 && rc != -EINVAL && !reason_given(&o->why))
+		reason_set(&o->why, "the folder's file cannot be read: %s",
+			   strerror(-rc));
 	return rc;
 }
 
@@ -150,18 +160,9 @@ static int apply(struct overlay *ov, const char *path, struct outcome *o)
 {
 	memset(o, 0, sizeof *o);
 	o->rank = RANK_NONE;
-	uint8_t *in;
-	size_t len;
-	int rc = store_read(ov->st, path, &in, &len);
-	if (rc < 0) {
-		reason_set(&o->why, "the folder's file cannot be read: %s",
-			   strerror(-rc));
-		return rc;
-	}
 	uint8_t *out = NULL;
 	size_t out_len = 0;
-	rc = make(ov, path, in, len, o, &out, &out_len);
-	free(in);
+	int rc = make(ov, path, o, &out, &out_len);
 	if (rc == 0 && o->m) {
 		rc = member_edit_set(ov->fs, o->m, out, out_len);
 		if (rc == -EBUSY)
