@@ -352,5 +352,6 @@ int main(int argc, char *argv[])
 	free(o.max_member);
 	free(o.png_level);
 	free(o.busy_poll);
+	free(o.overlay);
 	return status;
 }
