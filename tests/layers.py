@@ -14,8 +14,9 @@ import sys
 
 # What each layer may include besides itself: the flow, top to bottom.
 ALLOWED = {
-    "bin": {"fuse", "views", "tree", "cache", "util"},
-    "fuse": {"tree", "util"},
+    "bin": {"fuse", "edit", "views", "tree", "cache", "util"},
+    "fuse": {"edit", "tree", "util"},
+    "edit": {"views", "tree", "util"},
     "views": {"tree", "decode", "dbmod", "ccsf", "cache", "archive", "io",
               "util"},
     "tree": {"cache", "io", "util"},

@@ -303,6 +303,7 @@ static void archive_free(void *ctx)
 	for (size_t i = 0; ar->members && i < ar->count; i++) {
 		ccsf_scene_free(&ar->members[i].scene);
 		cutscene_audio_free(&ar->members[i].audio);
+		free(ar->members[i].edited);
 	}
 	free(ar->members);
 	free(ar->entries);

@@ -19,6 +19,7 @@
 #include "decode/cutscene/cutscene.h"
 #include "decode/scene/scene_gltf.h"
 #include "decode/text/chunk_text.h"
+#include "util/bufpool.h"
 #include "util/log.h"
 #include "util/names.h"
 #include "util/strbuf.h"
@@ -55,6 +56,16 @@ static int member_fill(void *ctx, uint8_t **data, size_t *len)
 {
 	struct fill_call *c = ctx;
 	struct member *m = c->m;
+	if (m->edited) {
+		/* An edit's bytes: copied, since the cache frees what it
+		 * holds when it likes. */
+		*data = bufpool_alloc(m->edited_len ? m->edited_len : 1);
+		if (!*data)
+			return -ENOMEM;
+		memcpy(*data, m->edited, m->edited_len);
+		*len = m->edited_len;
+		return 0;
+	}
 	struct gzip_result r;
 	int rc = gzip_inflate_member(&m->ar->blob, m->e->offset, m->e->extent,
 				     fs_max_member(c->fs), data, len, &r);

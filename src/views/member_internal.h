@@ -60,6 +60,10 @@ struct member {
 	const char *table_status;
 	atomic_bool checked;
 	atomic_bool table_logged;       /* a disagreement inflation found */
+	/* The inflated bytes an edit made (member_edit.c), or NULL for the
+	 * disc's: changed only while no thread is in the tree. */
+	uint8_t *edited;
+	size_t edited_len;
 };
 
 /* Readers of one archive told apart by where they read. */

@@ -471,3 +471,20 @@ int object_populate(struct fs *fs, struct node *dir,
 	sb_free(&errs);
 	return dir_publish(&b);
 }
+
+enum object_png object_png_of(const struct node *file, uint32_t *chunk,
+			      unsigned *level)
+{
+	produce_fn p = tree_made_produce(file);
+	if (p == produce_texture_png) {
+		*chunk = ARG_CHUNK(tree_made_arg(file));
+		*level = ARG_LEVEL(tree_made_arg(file));
+		return OBJECT_PNG_TEXTURE;
+	}
+	if (p == produce_palette_png) {
+		*chunk = tree_made_arg(file);
+		*level = 0;
+		return OBJECT_PNG_PALETTE;
+	}
+	return OBJECT_PNG_NONE;
+}
