@@ -296,6 +296,52 @@ bool archive_dir_is(const struct node *dir)
 	return tree_dir_populated_by(dir, populate_archive);
 }
 
+/* DATA/DATA.BIN as the discs spell it: a copy with other cases is only
+ * not warmed. */
+static void warm_job(void *owner, void *arg)
+{
+	struct fs *fs = owner;
+	(void)arg;
+	int err;
+	struct node *data = tree_child(fs, fs_root(fs), "DATA", &err);
+	struct node *dir = data ? tree_child(fs, data, "DATA.BIN", &err) : NULL;
+	if (dir && archive_dir_is(dir) && tree_ready(fs, dir) == 0)
+		archive_dir_check_all(fs, tree_dir_ctx(dir));
+}
+
+void archive_dir_warm(struct fs *fs)
+{
+	readahead_queue(fs_readahead(fs), warm_job, NULL);
+}
+
+/* fs->settle for a listed member's folder and %members.txt. */
+static int archive_dir_settle(struct fs *fs, struct node *n)
+{
+	struct node *dir = tree_parent(n);
+	if (dir && archive_dir_is(dir)) {
+		struct archive_dir *ar = tree_dir_ctx(dir);
+		if (n == ar->listing) {
+			archive_dir_check_all(fs, ar);
+			node_set_size(n, archive_dir_listing_size(ar));
+			node_set_unsettled(n, false);
+			return 0;
+		}
+		if (tree_dir_populated_by(n, member_populate)) {
+			member_check(fs, tree_dir_ctx(n));
+			return 0;
+		}
+	}
+	node_set_unsettled(n, false);
+	return 0;
+}
+
+int archive_dir_table_check(struct fs *fs, struct node *dir,
+			    table_report_fn report, void *ctx)
+{
+	return archive_dir_is(dir) ?
+	       archive_dir_compare(fs, tree_dir_ctx(dir), report, ctx) : 0;
+}
+
 /* At unmount: what the archive's members learnt, and its descriptor. */
 static void archive_free(void *ctx)
 {

@@ -175,48 +175,10 @@ static void check_job(void *owner, void *arg)
 	archive_dir_check_all(owner, arg);
 }
 
-/* DATA/DATA.BIN as the discs spell it: a copy with other cases is only
- * not warmed. */
-static void warm_job(void *owner, void *arg)
-{
-	struct fs *fs = owner;
-	(void)arg;
-	int err;
-	struct node *data = tree_child(fs, fs_root(fs), "DATA", &err);
-	struct node *dir = data ? tree_child(fs, data, "DATA.BIN", &err) : NULL;
-	if (dir && archive_dir_is(dir) && tree_ready(fs, dir) == 0)
-		archive_dir_check_all(fs, tree_dir_ctx(dir));
-}
-
-void archive_dir_warm(struct fs *fs)
-{
-	readahead_queue(fs_readahead(fs), warm_job, NULL);
-}
-
 void archive_dir_check_later(struct fs *fs, struct archive_dir *ar)
 {
 	if (atomic_load(&ar->unchecked))
 		readahead_queue(fs_readahead(fs), check_job, ar);
-}
-
-int archive_dir_settle(struct fs *fs, struct node *n)
-{
-	struct node *dir = tree_parent(n);
-	if (dir && archive_dir_is(dir)) {
-		struct archive_dir *ar = tree_dir_ctx(dir);
-		if (n == ar->listing) {
-			archive_dir_check_all(fs, ar);
-			node_set_size(n, archive_dir_listing_size(ar));
-			node_set_unsettled(n, false);
-			return 0;
-		}
-		if (tree_dir_populated_by(n, member_populate)) {
-			member_check(fs, tree_dir_ctx(n));
-			return 0;
-		}
-	}
-	node_set_unsettled(n, false);
-	return 0;
 }
 
 /* One category's folder: a link per member, ../../NAME. */
@@ -353,13 +315,10 @@ static void compare_scan(const struct compare *c, struct fs *fs,
 	}
 }
 
-int archive_dir_table_check(struct fs *fs, struct node *dir,
-			    table_report_fn report, void *ctx)
+int archive_dir_compare(struct fs *fs, struct archive_dir *ar,
+			table_report_fn report, void *ctx)
 {
-	if (!archive_dir_is(dir))
-		return 0;
-	struct compare c = { tree_dir_ctx(dir), report, ctx };
-	struct archive_dir *ar = c.ar;
+	struct compare c = { ar, report, ctx };
 	if (!ar->table || !ar->members)
 		return 0;
 	archive_dir_check_all(fs, ar);

@@ -105,8 +105,9 @@ void member_check(struct fs *fs, struct member *m);
 void archive_dir_check_all(struct fs *fs, struct archive_dir *ar);
 /* After listing from the table: the checks queued on the worker. */
 void archive_dir_check_later(struct fs *fs, struct archive_dir *ar);
-/* fs->settle for a listed member's folder and %members.txt. */
-int archive_dir_settle(struct fs *fs, struct node *n);
+/* archive_dir_table_check() of an archive folder's archive. */
+int archive_dir_compare(struct fs *fs, struct archive_dir *ar,
+			table_report_fn report, void *ctx);
 /* %members.txt's size: every member's table status must be known. */
 uint64_t archive_dir_listing_size(const struct archive_dir *ar);
 /* %categories/, when the members came from the table. */
