@@ -29,7 +29,7 @@ static struct fs *fs_of(fuse_req_t req)
 	return fuse_req_userdata(req);
 }
 
-fuse_ino_t ino_of(struct node *n)
+fuse_ino_t fuse_ops_ino(struct node *n)
 {
 	_Static_assert(sizeof(fuse_ino_t) >= sizeof(uint64_t),
 		       "a tree handle fits a FUSE inode number");
@@ -77,7 +77,7 @@ static int fill_entry(struct fs *fs, struct node *n,
 	int rc = node_attr(fs, n, &e->attr);
 	if (rc < 0)
 		return rc;
-	e->ino = ino_of(n);
+	e->ino = fuse_ops_ino(n);
 	e->generation = 1;
 	e->attr_timeout = timeout();
 	e->entry_timeout = timeout();

@@ -93,7 +93,7 @@ static int produce_scene_text(struct fs *fs, struct node *n, uint8_t **data,
 		sb_printf(&sb, "object %" PRIu32 ": %s file %u kinds ", i,
 			  m->object_names[i], s->objects[i].file);
 		print_object_kinds(&sb, s, i);
-		if (i && scene_marked_elsewhere(s, i) && !member_is_setup(m->name))
+		if (i && cutscene_dir_marked_elsewhere(s, i) && !cutscene_dir_is_setup(m->name))
 			sb_printf(&sb, " defined %s", m->defined_at[i] ?
 				  m->defined_at[i] : "unresolved");
 		sb_puts(&sb, "\n");
@@ -283,7 +283,7 @@ static int add_objects(struct fs *fs, struct member *m, struct dir_builder *b,
 int member_populate(struct fs *fs, struct node *dir)
 {
 	struct member *m = tree_dir_ctx(dir);
-	member_check(fs, m);    /* its files take its header's mtime */
+	archive_table_check_member(fs, m);    /* its files take its header's mtime */
 	time_t t = m->e->header.mtime;
 	struct cache_ref ref;
 	int rc = member_bytes(fs, m, &ref);
@@ -306,9 +306,9 @@ int member_populate(struct fs *fs, struct node *dir)
 	if (rc == 0 && m->walked)
 		rc = name_objects(fs, m);
 	if (rc == 0 && m->walked)
-		rc = member_resolve_elsewhere(fs, m);
+		rc = cutscene_dir_resolve(fs, m);
 	if (rc == 0 && m->walked)
-		rc = member_cutscene_prepare(fs, m, ref.data, ref.len);
+		rc = cutscene_dir_prepare(fs, m, ref.data, ref.len);
 	char name[GZIP_NAME_MAX * 3 + 8];
 	snprintf(name, sizeof name, "%s.ccs", m->name);
 	fs_lock(fs);
@@ -332,7 +332,7 @@ int member_populate(struct fs *fs, struct node *dir)
 		if (rc == 0)
 			rc = add_objects(fs, m, &b, ref.data, ref.len);
 		if (rc == 0)
-			rc = member_add_cutscene_files(fs, m, &b, ref.data, ref.len);
+			rc = cutscene_dir_add_files(fs, m, &b, ref.data, ref.len);
 	}
 	cache_put(fs_cache(fs), &ref);
 	int prc = dir_publish(&b);

@@ -43,7 +43,7 @@ void member_record_outcome(struct fs *fs, struct member *m, int rc,
 		log_error("%s: member %s at byte %" PRIu64 ": %s", m->ar->label,
 			  m->name, m->e->offset, r->error.text);
 	if (first)
-		archive_dir_check_inflated(fs, m, rc, r);
+		archive_table_check_inflated(fs, m, rc, r);
 }
 
 static int member_fill(void *ctx, uint8_t **data, size_t *len)
