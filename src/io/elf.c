@@ -165,3 +165,24 @@ const uint8_t *elf_at(const struct elf_image *e, uint32_t addr, size_t n)
 	}
 	return NULL;
 }
+
+const uint8_t *elf_span(const struct elf_image *e, uint32_t addr,
+			size_t *avail)
+{
+	for (size_t i = 0; i < e->nseg; i++) {
+		const struct elf_segment *g = &e->seg[i];
+		if (addr < g->vaddr || addr - g->vaddr >= g->size)
+			continue;
+		*avail = (size_t)(g->size - (addr - g->vaddr));
+		return e->data + g->offset + (addr - g->vaddr);
+	}
+	*avail = 0;
+	return NULL;
+}
+
+int64_t elf_file_offset(const struct elf_image *e, uint32_t addr)
+{
+	size_t avail;
+	const uint8_t *p = elf_span(e, addr, &avail);
+	return p ? (int64_t)(p - e->data) : -1;
+}

@@ -49,4 +49,12 @@ const char *elf_symbol_at(const struct elf_image *e, uint32_t addr);
  * when they are not all in one segment's bytes in the file. */
 const uint8_t *elf_at(const struct elf_image *e, uint32_t addr, size_t n);
 
+/* The file bytes a loaded segment maps from addr to its end, and how
+ * many (*avail), or NULL when no segment maps addr. */
+const uint8_t *elf_span(const struct elf_image *e, uint32_t addr,
+			size_t *avail);
+
+/* The file offset of the byte mapped at addr, or -1. */
+int64_t elf_file_offset(const struct elf_image *e, uint32_t addr);
+
 #endif

@@ -113,10 +113,11 @@ static int cmd_full(const char *dir, bool real, unsigned members, int level,
 	uint64_t data_inflated = ao.inflated;
 	uint64_t data_size = archive_close(&ao);
 	free(path);
-	write_exes(dir, exes, &index);
 
+	struct exe_index streams = { 0 };
 	path = xasprintf("%s/STREAM/STR1.BIN", dir);
 	archive_open(&ao, path, NULL, level);
+	ao.index = &streams;
 	/* --cutscene-frames 18000 makes the third a 10-minute cutscene. */
 	for (unsigned i = 0; i < 3; i++) {
 		struct cutscene c = { .number = 1 + i,
@@ -128,6 +129,7 @@ static int cmd_full(const char *dir, bool real, unsigned members, int level,
 	uint64_t str_inflated = ao.inflated;
 	uint64_t str_size = archive_close(&ao);
 	free(path);
+	write_exes(dir, exes, &index, &streams);
 
 	printf("shape             %s\n", real ? "real" : "small");
 	printf("DATA/DATA.BIN     %u members, %llu bytes compressed "
