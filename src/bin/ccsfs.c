@@ -36,6 +36,7 @@ struct options {
 	char *max_member;
 	char *png_level;
 	char *busy_poll;
+	char *symbols;
 	int no_readahead;
 	int show_help;
 	int show_version;
@@ -47,6 +48,7 @@ static const struct fuse_opt option_spec[] = {
 	OPT("max_member=%s", max_member),
 	OPT("png_level=%s", png_level),
 	OPT("busy_poll=%s", busy_poll),
+	OPT("symbols=%s", symbols),
 	OPT("noreadahead", no_readahead),
 	OPT("-h", show_help),
 	OPT("--help", show_help),
@@ -80,6 +82,11 @@ static void usage(const char *prog)
 	       "                           job ahead (after each job) before\n"
 	       "                           sleeping (0-100000, default 200;\n"
 	       "                           0: never)\n"
+	       "    -o symbols=FILE        the symbols of an executable without\n"
+	       "                           them (a later volume's): an nm-style\n"
+	       "                           list, ADDRESS [TYPE] NAME a line; the\n"
+	       "                           index, stream and text tables are\n"
+	       "                           then found through it\n"
 	       "    -o noreadahead         inflate, make, populate or list\n"
 	       "                           nothing ahead of a reader or a\n"
 	       "                           listing on other threads (nor\n"
@@ -239,7 +246,8 @@ static int run(struct fuse_args *args, struct options *o)
 	if (o->no_readahead)
 		readahead_disable(fs_readahead(fs));
 	char err[512];
-	if (source_open(fs, o->source, err, sizeof err) < 0) {
+	if (source_open_symbols(fs, o->source, o->symbols, err,
+				sizeof err) < 0) {
 		fprintf(stderr, "ccsfs: %s\n", err);
 		goto out;
 	}

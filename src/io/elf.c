@@ -135,7 +135,12 @@ int elf_symbol(const struct elf_image *e, const char *name, uint32_t *value,
 			return 0;
 		}
 	}
-	return -ENOENT;
+	return symfile_find(e->extra, name, value, size);
+}
+
+void elf_use_symbols(struct elf_image *e, const struct symfile *s)
+{
+	e->extra = s;
 }
 
 const char *elf_symbol_at(const struct elf_image *e, uint32_t addr)
@@ -151,7 +156,7 @@ const char *elf_symbol_at(const struct elf_image *e, uint32_t addr)
 		if (!any)
 			any = n;
 	}
-	return any;
+	return any ? any : symfile_at(e->extra, addr);
 }
 
 const uint8_t *elf_at(const struct elf_image *e, uint32_t addr, size_t n)

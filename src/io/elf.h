@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "io/symfile.h"
 #include "util/reason.h"
 
 
@@ -29,6 +30,7 @@ struct elf_image {
 	size_t nseg;
 	size_t symoff, symnum;          /* .symtab entries */
 	size_t stroff, strsize;         /* its string table */
+	const struct symfile *extra;    /* a list beside it, or NULL */
 };
 
 /* Reads the headers of data[0..len).  0; -EINVAL when it is not a 32-bit
@@ -37,7 +39,12 @@ struct elf_image {
 int elf_open(struct elf_image *e, const uint8_t *data, size_t len,
 	     struct reason *why);
 
-/* The value and size of the symbol called name; -ENOENT when none is. */
+/* Symbols to look up where the file's own table has none (a stripped
+ * executable's list, -o symbols=FILE); s outlives e. */
+void elf_use_symbols(struct elf_image *e, const struct symfile *s);
+
+/* The value and size of the symbol called name, from the file's table,
+ * else from the list given to elf_use_symbols; -ENOENT when none is. */
 int elf_symbol(const struct elf_image *e, const char *name, uint32_t *value,
 	       uint32_t *size);
 

@@ -158,7 +158,7 @@ static void put_ascii(struct strbuf *sb, uint8_t c, enum gametext_style style)
 {
 	if (style == GAMETEXT_PO) {
 		const char *esc = c == '"' ? "\\\"" : c == '\\' ? "\\\\" :
-				  c == '\t' ? "\\t" : c == '\r' ? "\\r" : NULL;
+				  c == '\t' ? "\\t" : NULL;
 		if (esc) {
 			sb_append(sb, esc, 2);
 			return;

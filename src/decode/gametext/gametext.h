@@ -8,7 +8,7 @@
  *   - ASCII as it is, and each pair that converts as its character;
  *   - the byte after `#` or `%` alone, as the renderer reads it;
  *   - any other byte (one that is no Shift-JIS, a pair whose character
- *     would convert back to other bytes, a control byte) as the
+ *     would convert back to other bytes, a control byte but tab) as the
  *     private-use character U+F700 plus its value (GAMETEXT_RAW_BASE),
  *     which no pair converts to.
  * So gametext_encode gives back the very bytes gametext_put was given.
@@ -26,7 +26,7 @@
 
 enum gametext_style {
 	GAMETEXT_PLAIN,         /* UTF-8 as it is (a comment, a SRT line) */
-	GAMETEXT_PO,            /* inside a PO string: \" \\ \t \r */
+	GAMETEXT_PO,            /* inside a PO string: \" \\ \t */
 };
 
 /* Appends raw[0..n) as UTF-8.  A NUL or a line feed in raw is a raw
