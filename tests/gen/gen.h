@@ -68,7 +68,7 @@ struct exe_index {
 	size_t count;
 };
 enum exe_variant { EXE_GOOD, EXE_STRIPPED, EXE_WRONG_USIZE, EXE_NO_END,
-		   EXE_GARBAGE, EXE_MISSING, EXE_WRONG_NAME };
+		   EXE_GARBAGE, EXE_MISSING, EXE_WRONG_NAME, EXE_WRONG_STREAM };
 
 struct archive_out {
 	struct gzw *gz;

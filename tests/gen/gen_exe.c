@@ -181,6 +181,13 @@ static uint8_t *build_segment(const struct exe_index *x,
 	struct gen_stream_file files[8][2];
 	char stems[8][2][16];
 	size_t ns = streams ? pair_streams(streams, s, files, stems, 8) : 0;
+	/* The lying stream table: the scene's size and gzip one too many,
+	 * the setup file's offset a sector on. */
+	if (v == EXE_WRONG_STREAM && ns) {
+		files[0][1].csize++;
+		files[0][1].usize++;
+		files[0][0].offset += 2048;
+	}
 	size_t tlen;
 	uint8_t *text = gen_text_block(VADDR + (uint32_t)at, s, ns, &tlen,
 				       syms + 2 + NCAT);
@@ -247,7 +254,8 @@ static void write_symbols(const char *path, const struct elfw_symbol *syms,
 
 /* The good executable as SLUS_202.67 and, with vdir, the broken ones as
  * VDIR/stripped, usize, noend, garbage, missing (no record for the
- * member empty.cmp) and name (fld000.cmp's record named FLX000.CCS),
+ * member empty.cmp), name (fld000.cmp's record named FLX000.CCS) and
+ * streams (stream 2's records lie: sizes, an offset),
  * and VDIR/symbols.txt, the good one's symbols for the stripped one.
  * streams: STR1.BIN's members, for the stream tables (or NULL). */
 void write_exes(const char *dir, const char *vdir, struct exe_index *x,
@@ -257,10 +265,12 @@ void write_exes(const char *dir, const char *vdir, struct exe_index *x,
 	write_exe(p, x, streams, EXE_GOOD);
 	free(p);
 	static const char *const vname[] = { "stripped", "usize", "noend",
-					     "garbage", "missing", "name" };
+					     "garbage", "missing", "name",
+					     "streams" };
 	static const enum exe_variant vv[] = { EXE_STRIPPED, EXE_WRONG_USIZE,
 					       EXE_NO_END, EXE_GARBAGE,
-					       EXE_MISSING, EXE_WRONG_NAME };
+					       EXE_MISSING, EXE_WRONG_NAME,
+					       EXE_WRONG_STREAM };
 	if (vdir) {
 		make_dirs(vdir);
 		for (size_t i = 0; i < sizeof vv / sizeof vv[0]; i++) {

@@ -11,6 +11,7 @@
  * to back, each followed by one or two all-zero records, so a reader
  * must end each at the next array's start and drop the zero records. */
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -281,4 +282,39 @@ void gen_text_note(uint32_t frame, uint32_t *event, uint32_t *param)
 	uint32_t k = frame / 10;
 	*event = k < 6 ? ev[k] : 4;
 	*param = k < 6 ? pa[k] : frame;
+}
+
+static void json_hex(FILE *f, const char *key, const char *p, size_t n)
+{
+	fprintf(f, "\"%s\": ", key);
+	if (!p) {
+		fputs("null", f);
+		return;
+	}
+	fputc('"', f);
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%02x", (unsigned char)p[i]);
+	fputc('"', f);
+}
+
+void gen_text_json(FILE *f)
+{
+	fputs("{", f);
+	for (int t = 0; t < GEN_TEXT_TABLES; t++) {
+		const struct gen_msg_table *tb = &gen_text_tables[t];
+		fprintf(f, "%s\n \"%s\": [", t ? "," : "", tb->symbol);
+		for (size_t i = 0; i < tb->count; i++) {
+			const struct gen_msg *m = &tb->msg[i];
+			fprintf(f, "%s\n  {\"number\": %u, \"index\": %u, "
+				"\"mode\": %u, ", i ? "," : "", m->number,
+				m->index, m->mode);
+			json_hex(f, "name", m->name,
+				 m->name ? strlen(m->name) : 0);
+			fputs(", ", f);
+			json_hex(f, "text", m->text, m->text_len);
+			fputs("}", f);
+		}
+		fputs("]", f);
+	}
+	fputs("\n}\n", f);
 }

@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "elfw.h"
 
@@ -62,5 +63,10 @@ uint8_t *gen_text_block(uint32_t vaddr, const struct gen_stream *streams,
  * table lacks, then BGM notes (event 4).  gen_text_note_event gives the
  * event and param of frame's note. */
 void gen_text_note(uint32_t frame, uint32_t *event, uint32_t *param);
+
+/* The messages as JSON, for the tests in other languages: per table
+ * symbol a list of {number, index, mode, name, text}, name and text the
+ * bytes in hex (name null for none; text with its three NULs). */
+void gen_text_json(FILE *f);
 
 #endif
