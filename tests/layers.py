@@ -34,6 +34,7 @@ ALLOWED = {
 SUBFOLDERS = {
     "decode": {
         "text": set(),
+        "gametext": set(),
         "texture": set(),
         "model": set(),
         "motion": {"model"},

@@ -212,3 +212,20 @@ int archive_stream_check(struct fs *fs, struct archive_dir *ar,
 			check_record(fs, ar, &v->files[i], sym, report, ctx);
 	return 0;
 }
+
+int archive_stream_lowest(const struct archive_dir *ar, uint64_t offset,
+			  uint32_t *stream)
+{
+	int16_t type;
+	const struct strtbl_voice_table *v = voice_of(ar, &type);
+	int rc = -ENOENT;
+	for (size_t i = 0; v && i < v->nfiles; i++) {
+		const struct strtbl_file *f = &v->files[i];
+		if (f->archive == type && f->offset == offset &&
+		    (rc < 0 || f->stream < *stream)) {
+			*stream = f->stream;
+			rc = 0;
+		}
+	}
+	return rc;
+}

@@ -16,4 +16,9 @@ int archive_stream_text(struct fs *fs, struct archive_dir *ar);
 int archive_stream_check(struct fs *fs, struct archive_dir *ar,
 			 table_report_fn report, void *ctx);
 
+/* The lowest stream number whose list has the member at offset of this
+ * archive; -ENOENT when none does (or there are no tables). */
+int archive_stream_lowest(const struct archive_dir *ar, uint64_t offset,
+			  uint32_t *stream);
+
 #endif

@@ -22,6 +22,7 @@
 #include "util/log.h"
 #include "util/names.h"
 #include "util/strbuf.h"
+#include "views/cutscene_srt.h"
 #include "views/member.h"
 #include "views/member_internal.h"
 #include "views/object.h"
@@ -499,6 +500,8 @@ int member_populate(struct fs *fs, struct node *dir)
 		rc = member_resolve_elsewhere(fs, m);
 	if (rc == 0 && m->walked)
 		rc = member_cutscene_prepare(fs, m, ref.data, ref.len);
+	if (rc == 0 && m->walked)
+		rc = cutscene_srt_prepare(fs, m, ref.data, ref.len);
 	char name[GZIP_NAME_MAX * 3 + 8];
 	snprintf(name, sizeof name, "%s.ccs", m->name);
 	fs_lock(fs);
@@ -523,6 +526,8 @@ int member_populate(struct fs *fs, struct node *dir)
 			rc = add_objects(fs, m, &b, ref.data, ref.len);
 		if (rc == 0)
 			rc = member_add_cutscene_files(fs, m, &b, ref.data, ref.len);
+		if (rc == 0)
+			cutscene_srt_add(m, &b);
 	}
 	cache_put(fs_cache(fs), &ref);
 	int prc = dir_publish(&b);
@@ -548,6 +553,7 @@ void member_release(struct fs *fs, struct node *dir)
 	m->source_count = 0;
 	m->def_of = NULL;
 	m->frames_problems = NULL;
+	m->subtitles = NULL;
 }
 
 /* ---- what object.c needs of a member ---- */
