@@ -72,8 +72,10 @@ static void record_status(const struct archive_dir *ar,
 					       at ? ", " : "", size);
 		else if (rd_u32le(isize) != f->r.gzip && at < n)
 			at += (size_t)snprintf(out + at, n - at, "%sgzip %" PRIu32
-					       " != %" PRIu32, at ? ", " : "",
-					       f->r.gzip, rd_u32le(isize));
+					       " != the ISIZE where size ends "
+					       "the member, %" PRIu32,
+					       at ? ", " : "", f->r.gzip,
+					       rd_u32le(isize));
 	}
 	if (!at)
 		snprintf(out, n, "table ok");
