@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* strtbl.h - the stream tables in the game's executable: streamTbl and
  * streamTblE (English voices), each a pointer per stream number to a
- * list of 20-byte records (doc/formats/stream.md, The tables).
+ * list of 20-byte records (doc/formats/archive.md, The stream tables).
  *
  * Record 0 of a list is the stream's header (ofs: bytes into the
  * archive; type: the archive, 0 STRCMN, 1 STR1); each later record a

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* archive_stream.c - the stream tables' words on a STREAM archive's
- * members (doc/formats/stream.md, The tables): in %members.txt, the
+ * members (doc/formats/archive.md, The stream tables): in %members.txt, the
  * streams that list each member (its category column) and whether the
  * table's record agrees with the archive (its table column), and for
  * ccsfs-check, every disagreement and every record that lands on no
