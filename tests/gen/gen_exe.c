@@ -182,15 +182,20 @@ static uint8_t *build_segment(const struct exe_index *x,
 	char stems[8][2][16];
 	size_t ns = streams ? pair_streams(streams, s, files, stems, 8) : 0;
 	/* The lying stream table: the scene's size and gzip one too many,
-	 * the setup file's offset a sector on. */
+	 * the setup file's offset a sector on; and stream 2's last subtitle
+	 * line missing. */
 	if (v == EXE_WRONG_STREAM && ns) {
 		files[0][1].csize++;
 		files[0][1].usize++;
 		files[0][0].offset += 2048;
 	}
-	size_t tlen;
-	uint8_t *text = gen_text_block(VADDR + (uint32_t)at, s, ns, &tlen,
+	/* noend's last table must run off the segment: nothing follows. */
+	size_t tlen = 0;
+	uint8_t *text = gen_text_block(VADDR + (uint32_t)at, s, ns,
+				       v == EXE_WRONG_STREAM, &tlen,
 				       syms + 2 + NCAT);
+	if (v == EXE_NO_END)
+		tlen = 0;
 	seg = realloc(seg, at + tlen);
 	if (!seg)
 		die("out of memory");

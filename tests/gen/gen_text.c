@@ -143,7 +143,8 @@ static void put_strings(struct block *b, struct placed *pl)
 /* One table's arrays back to back: a number's records (a gap in the
  * indices an all-zero record), then one all-zero record, two after an
  * odd number. */
-static void put_arrays(struct block *b, int t, struct placed *pl)
+static void put_arrays(struct block *b, int t, struct placed *pl,
+		       bool short_lines)
 {
 	const struct gen_msg_table *tb = &gen_text_tables[t];
 	const uint8_t zero[RECORD] = { 0 };
@@ -152,6 +153,8 @@ static void put_arrays(struct block *b, int t, struct placed *pl)
 		pl->array[t][num] = b->vaddr + (uint32_t)b->len;
 		for (; i < tb->count && tb->msg[i].number == num; i++) {
 			const struct gen_msg *m = &tb->msg[i];
+			if (short_lines && t == 2 && num == 2 && m->index == 2)
+				continue;
 			for (; next < m->index; next++)
 				put(b, zero, RECORD);
 			uint8_t r[RECORD];
@@ -244,7 +247,8 @@ static uint32_t put_stream_table(struct block *b,
 }
 
 uint8_t *gen_text_block(uint32_t vaddr, const struct gen_stream *streams,
-			size_t nstreams, size_t *len, struct elfw_symbol *syms)
+			size_t nstreams, bool short_lines, size_t *len,
+			struct elfw_symbol *syms)
 {
 	struct block b = { NULL, 0, 0, vaddr };
 	struct placed *pl = calloc(1, sizeof *pl);
@@ -252,7 +256,7 @@ uint8_t *gen_text_block(uint32_t vaddr, const struct gen_stream *streams,
 		abort();
 	put_strings(&b, pl);
 	for (int t = 0; t < GEN_TEXT_TABLES; t++)
-		put_arrays(&b, t, pl);
+		put_arrays(&b, t, pl, short_lines);
 	for (int t = 0; t < GEN_TEXT_TABLES; t++) {
 		uint32_t at = t < 2 ? put_event_table(&b, t, pl)
 				    : put_subtitle_table(&b, t, pl);
@@ -275,10 +279,11 @@ uint8_t *gen_text_block(uint32_t vaddr, const struct gen_stream *streams,
 void gen_text_note(uint32_t frame, uint32_t *event, uint32_t *param)
 {
 	/* frames 8, 18, 28, ...: open 0, close, open 1, open 2 over it,
-	 * close, open 9 (the table has no line 9), then BGM notes. */
+	 * close, open 0 again (shown to the section's end in a scene of 60
+	 * frames), then BGM notes. */
 	static const uint32_t ev[6] = { 0x8001, 0x8011, 0x8001, 0x8001,
 					0x8011, 0x8001 };
-	static const uint32_t pa[6] = { 0, 0, 1, 2, 0, 9 };
+	static const uint32_t pa[6] = { 0, 0, 1, 2, 0, 0 };
 	uint32_t k = frame / 10;
 	*event = k < 6 ? ev[k] : 4;
 	*param = k < 6 ? pa[k] : frame;

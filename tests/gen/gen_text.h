@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* gen_text.h - the game's text tables and stream tables for the
- * generated executable (doc/formats/text.md, doc/formats/stream.md), and
+ * generated executable (doc/formats/text.md, doc/formats/archive.md), and
  * the messages they hold, which the tests compare the mounted
  * templates with. */
 #ifndef CCSGEN_GEN_TEXT_H
 #define CCSGEN_GEN_TEXT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -54,14 +55,16 @@ struct gen_stream {
  * trailing zero records), event groups, the four tables, then the
  * stream lists and streamTbl, streamTblE (the same lists: the sample has
  * one voice archive).  syms gets GEN_TEXT_SYMS symbols.  Returns a
- * malloc'ed block of *len bytes, a multiple of 4. */
+ * malloc'ed block of *len bytes, a multiple of 4.  short_lines: stream 2's
+ * last subtitle line left out (its notes then open a line the table
+ * lacks). */
 uint8_t *gen_text_block(uint32_t vaddr, const struct gen_stream *streams,
-			size_t nstreams, size_t *len, struct elfw_symbol *syms);
+			size_t nstreams, bool short_lines, size_t *len,
+			struct elfw_symbol *syms);
 
 /* The F_Note of a cutscene's frame (frame % 10 == 8): subtitle lines
- * opened (0x8001, param the line) and closed (0x8011), one line the
- * table lacks, then BGM notes (event 4).  gen_text_note_event gives the
- * event and param of frame's note. */
+ * opened (0x8001, param the line) and closed (0x8011), then BGM notes
+ * (event 4): the event and param of frame's note. */
 void gen_text_note(uint32_t frame, uint32_t *event, uint32_t *param);
 
 /* The messages as JSON, for the tests in other languages: per table

@@ -28,7 +28,7 @@ static uint8_t *build_exe(bool stripped, size_t *len,
 			  struct elfw_symbol *syms)
 {
 	size_t seg_len;
-	uint8_t *seg = gen_text_block(VADDR, NULL, 0, &seg_len, syms);
+	uint8_t *seg = gen_text_block(VADDR, NULL, 0, false, &seg_len, syms);
 	uint8_t *f = elfw_build(seg, seg_len, VADDR, syms, GEN_TEXT_SYMS,
 				stripped, len);
 	free(seg);

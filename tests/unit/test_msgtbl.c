@@ -33,7 +33,7 @@ static const struct gen_stream streams[2] = {
 static uint8_t *build(bool stripped, size_t *len, struct elfw_symbol *syms,
 		      uint8_t **seg, size_t *seg_len)
 {
-	*seg = gen_text_block(VADDR, streams, 2, seg_len, syms);
+	*seg = gen_text_block(VADDR, streams, 2, false, seg_len, syms);
 	uint8_t *f = elfw_build(*seg, *seg_len, VADDR, syms, GEN_TEXT_SYMS,
 				stripped, len);
 	assert_non_null(f);
