@@ -80,8 +80,13 @@ int cutscene_srt_prepare(struct fs *fs, struct member *m, const uint8_t *data,
 	uint32_t stream;
 	if (archive_stream_lowest(m->ar, m->e->offset, &stream) < 0)
 		return 0;
+	/* A stream without a table shows no lines, as in the game. */
 	const struct msgtbl *t = game_index_text(m->ar->gi, NULL, NULL);
-	if (!t || !t->list[MSGTBL_SUBTITLES].present)
+	size_t first, lines = 0;
+	if (t)
+		msgtbl_stream(&t->list[MSGTBL_SUBTITLES], stream, &first,
+			      &lines);
+	if (!lines)
 		return 0;
 	struct subtitles_cue *cues;
 	size_t n;
