@@ -21,6 +21,13 @@ t=$mnt/%text
 	{ echo "Bail out! ccsgen text"; exit 1; }
 pots="events.pot events-parody.pot subtitles.pot subtitles-parody.pot"
 
+if command -v readelf >/dev/null; then
+	check_eq "readelf -W -a warns of nothing in the executable" "" \
+		"$(readelf -W -a "$disc/SLUS_202.67" 2>&1 >/dev/null)"
+else
+	skip "readelf on the executable" "no readelf (binutils)"
+fi
+
 # ---- the templates ----
 check "mounts the sample" mount_fg "$disc" "$mnt" "$work/mount.log"
 check_eq "%text/ holds the four templates" \
