@@ -35,6 +35,7 @@ ALLOWED = {
 SUBFOLDERS = {
     "decode": {
         "text": set(),
+        "gametext": set(),
         "texture": set(),
         "model": set(),
         "motion": {"model"},

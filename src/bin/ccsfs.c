@@ -39,6 +39,7 @@ struct options {
 	char *png_level;
 	char *busy_poll;
 	char *overlay;
+	char *symbols;
 	int no_readahead;
 	int show_help;
 	int show_version;
@@ -51,6 +52,7 @@ static const struct fuse_opt option_spec[] = {
 	OPT("png_level=%s", png_level),
 	OPT("busy_poll=%s", busy_poll),
 	OPT("overlay=%s", overlay),
+	OPT("symbols=%s", symbols),
 	OPT("noreadahead", no_readahead),
 	OPT("-h", show_help),
 	OPT("--help", show_help),
@@ -90,6 +92,11 @@ static void usage(const char *prog)
 	       "                           when closed and again at each mount\n"
 	       "                           (%%edits.txt lists them); one mount\n"
 	       "                           at a time on DIR\n"
+	       "    -o symbols=FILE        the symbols of an executable without\n"
+	       "                           them (a later volume's): a list as nm\n"
+	       "                           writes it, ADDRESS [TYPE] NAME a line;\n"
+	       "                           the index, stream and text tables are\n"
+	       "                           then found through it\n"
 	       "    -o noreadahead         inflate, make, populate or list\n"
 	       "                           nothing ahead of a reader or a\n"
 	       "                           listing on other threads (nor\n"
@@ -286,7 +293,8 @@ static int run(struct fuse_args *args, struct options *o)
 	if (o->no_readahead)
 		readahead_disable(fs_readahead(fs));
 	char err[512];
-	if (source_open(fs, o->source, err, sizeof err) < 0) {
+	if (source_open_symbols(fs, o->source, o->symbols, err,
+				sizeof err) < 0) {
 		fprintf(stderr, "ccsfs: %s\n", err);
 		goto out;
 	}

@@ -16,6 +16,7 @@
 #include "archive/index.h"
 #include "util/log.h"
 #include "util/names.h"
+#include "views/archive_stream.h"
 #include "views/gameindex.h"
 #include "views/member_internal.h"
 
@@ -71,6 +72,9 @@ int archive_table_text(struct fs *fs, struct archive_dir *ar)
 {
 	const struct fdtbl *t = ar->table;
 	size_t unchecked = 0;
+	int rc = t ? 0 : archive_stream_text(fs, ar);
+	if (rc != 0)
+		return rc < 0 ? rc : 0;
 	for (size_t i = 0; i < ar->count; i++) {
 		struct member *m = &ar->members[i];
 		char cat[FDTBL_NAME * 3 + 1] = "-";
@@ -319,7 +323,10 @@ int archive_table_compare(struct fs *fs, struct archive_dir *ar,
 			table_report_fn report, void *ctx)
 {
 	struct compare c = { ar, report, ctx };
-	if (!ar->table || !ar->members)
+	if (!ar->table)
+		return ar->members ? archive_stream_check(fs, ar, report, ctx)
+				   : 0;
+	if (!ar->members)
 		return 0;
 	archive_table_check_all(fs, ar);
 	const struct fdtbl *t = ar->table;

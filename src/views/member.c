@@ -23,6 +23,7 @@
 #include "util/log.h"
 #include "util/names.h"
 #include "util/strbuf.h"
+#include "views/cutscene_srt.h"
 #include "views/member.h"
 #include "views/member_internal.h"
 #include "views/object.h"
@@ -309,6 +310,8 @@ int member_populate(struct fs *fs, struct node *dir)
 		rc = cutscene_dir_resolve(fs, m);
 	if (rc == 0 && m->walked)
 		rc = cutscene_dir_prepare(fs, m, ref.data, ref.len);
+	if (rc == 0 && m->walked)
+		rc = cutscene_srt_prepare(fs, m, ref.data, ref.len);
 	char name[GZIP_NAME_MAX * 3 + 8];
 	snprintf(name, sizeof name, "%s.ccs", m->name);
 	fs_lock(fs);
@@ -333,6 +336,8 @@ int member_populate(struct fs *fs, struct node *dir)
 			rc = add_objects(fs, m, &b, ref.data, ref.len);
 		if (rc == 0)
 			rc = cutscene_dir_add_files(fs, m, &b, ref.data, ref.len);
+		if (rc == 0)
+			cutscene_srt_add(m, &b);
 	}
 	cache_put(fs_cache(fs), &ref);
 	int prc = dir_publish(&b);
@@ -358,4 +363,5 @@ void member_release(struct fs *fs, struct node *dir)
 	m->source_count = 0;
 	m->def_of = NULL;
 	m->frames_problems = NULL;
+	m->subtitles = NULL;
 }

@@ -51,6 +51,8 @@ struct member {
 	uint32_t source_count;
 	struct scene_def *def_of;
 	const char *frames_problems;
+	/* subtitles.srt's cues and lines (cutscene_srt.c), or NULL. */
+	struct srt_plan *subtitles;
 	/* The game's index: the member's category ("-" without one), fixed
 	 * when the archive is listed, and what the table says of it
 	 * (archive_index_status), once checked: e's header, table bits and

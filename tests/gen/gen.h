@@ -68,7 +68,7 @@ struct exe_index {
 	size_t count;
 };
 enum exe_variant { EXE_GOOD, EXE_STRIPPED, EXE_WRONG_USIZE, EXE_NO_END,
-		   EXE_GARBAGE, EXE_MISSING, EXE_WRONG_NAME };
+		   EXE_GARBAGE, EXE_MISSING, EXE_WRONG_NAME, EXE_WRONG_STREAM };
 
 struct archive_out {
 	struct gzw *gz;
@@ -167,8 +167,10 @@ unsigned exe_category(const char *fname);
 void exe_index_add(struct exe_index *x, const char *fname, uint64_t offset,
 		   uint64_t length, size_t usize);
 void write_exe(const char *path, const struct exe_index *x,
+	       const struct exe_index *streams,
 	       enum exe_variant v);
-void write_exes(const char *dir, const char *vdir, struct exe_index *x);
+void write_exes(const char *dir, const char *vdir, struct exe_index *x,
+		struct exe_index *streams);
 void make_disc_dirs(const char *dir);
 int cmd_dbmod(const char *dir);
 int cmd_sample(const char *dir, const char *raw, const char *exes);
