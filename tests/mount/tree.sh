@@ -140,7 +140,16 @@ mnt5=$work/mnt5
 check "mounts with a 1M cache for a glob" \
 	mount_fg "$disc" "$mnt5" "$work/glob.log" -o noreadahead,cache_size=1M
 globbed=$(cd "$mnt5/DATA/DATA.BIN" && echo */*.ccs)
-sleep 1         # the last stores end
+# The last stores end: the daemon's writes to the kernel stop for a
+# while (a fixed sleep is too short on a loaded machine).
+wchar() { awk '$1 == "wchar:" { print $2 }' "/proc/$fg_pid/io"; }
+last=-1
+for _ in $(seq 60); do
+	now=$(wchar)
+	[ "$now" = "$last" ] && break
+	last=$now
+	sleep 0.5
+done
 rchar() { awk '$1 == "rchar:" { print $2 }' "/proc/$fg_pid/io"; }
 before=$(rchar)
 (cd "$mnt5/DATA/DATA.BIN" && cat $globbed) >"$work/globbed.bin"
