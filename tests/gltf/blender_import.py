@@ -24,8 +24,11 @@ that needs no quoting in a shell):
                      take a Blender frame (a cutscene's whole length)
     camera_at=F,X,Y,Z,RX,RY,RZ  at game frame F the first camera sits at
                      (X, Y, Z) of the game's Z-up axes (Blender's too)
-                     and turns as Rz * Ry * Rx * Rx(180) (degrees), as
-                     an F_Camera record places it
+                     and turns as Rz * Ry * Rx (degrees), as an
+                     F_Camera record places it: Blender's camera, like
+                     glTF's, looks down its -Z with +Y up, and the
+                     game's view space (+Z forward, +Y down) is that
+                     turned half round about X
     object_at=F,NAME,X,Y,Z  at game frame F the mesh object NAME sits at
                      (X, Y, Z) of the game's Z-up axes, shown (a scale
                      above 0)
@@ -137,8 +140,7 @@ def camera_at(v, fps):
     want = Matrix.Translation(Vector(v[1:4])) @ \
         Matrix.Rotation(math.radians(v[6]), 4, 'Z') @ \
         Matrix.Rotation(math.radians(v[5]), 4, 'Y') @ \
-        Matrix.Rotation(math.radians(v[4]), 4, 'X') @ \
-        Matrix.Rotation(math.pi, 4, 'X')
+        Matrix.Rotation(math.radians(v[4]), 4, 'X')
     turn = max(abs(m[i][j] - want[i][j]) for i in range(3) for j in range(3))
     move = max(abs(m[i][3] - want[i][3]) for i in range(3))
     scale = max(1.0, max(abs(x) for x in v[1:4]))

@@ -22,7 +22,9 @@ put them:
   latest record at or before the frame holding (a record holds until the
   next); before its first record, or while its transparency is 0 or its
   flags' bit 0 is clear, it is hidden: its world matrix scales to 0;
-- the camera's world = R_x(-90) * T * Rz * Ry * Rx * R_x(180), each
+- the camera's world = R_x(-90) * T * Rz * Ry * Rx (the game's view
+  matrix has a half turn about X more, from its +Z-forward, +Y-down
+  view space to glTF's camera, which looks down -Z with +Y up), each
   F_Camera field keeping its value until a record carries a new one;
 - the camera's yfov (its KHR_animation_pointer channel's STEP value at
   the frame, else the camera's own) = 2 atan(tan(fov / 2) / (4 / 3))
@@ -121,8 +123,7 @@ def camera_world(cams, obj, f):
             seen = True
     if not seen:
         return None
-    return rx(-90) @ translate(v[:3]) @ rz(v[5]) @ ry(v[4]) @ rx(v[3]) @ \
-        rx(180)
+    return rx(-90) @ translate(v[:3]) @ rz(v[5]) @ ry(v[4]) @ rx(v[3])
 
 
 def camera_fov(cams, obj, f):

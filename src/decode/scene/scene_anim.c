@@ -38,7 +38,7 @@ struct anim {
 
 
 
-/* A record's place: a camera's (Rz * Ry * Rx * Rx(180), no scale) or an
+/* A record's place: a camera's (Rz * Ry * Rx, no scale) or an
  * object's (Rx * Ry * Rz, with scale). */
 struct cam_key {
 	uint32_t node;

@@ -270,8 +270,8 @@ static void part_free(struct scene_part *p)
 {
 	pose_free(&p->pose);
 	free(p->gnode_of);
-	free(p->material_of[0]);
-	free(p->material_of[1]);
+	for (int i = 0; i < 4; i++)
+		free(p->material_of[i]);
 	free(p->texture_of);
 	free(p->mesh_of);
 }
@@ -351,12 +351,12 @@ static int part_init(struct scene_part *p, const struct scene_source *src)
 	p->src = *src;
 	int rc = pose_build(src->s, src->data, src->len, &p->pose);
 	size_t n = src->s->object_count;
-	p->material_of[0] = gnone_table(n);
-	p->material_of[1] = gnone_table(n);
+	bool missing = false;
+	for (int i = 0; i < 4; i++)
+		missing |= !(p->material_of[i] = gnone_table(n));
 	p->texture_of = gnone_table(n);
 	p->mesh_of = gnone_table(n);
-	if (rc == 0 && (!p->material_of[0] || !p->material_of[1] ||
-			!p->texture_of || !p->mesh_of))
+	if (rc == 0 && (missing || !p->texture_of || !p->mesh_of))
 		rc = -ENOMEM;
 	return rc;
 }

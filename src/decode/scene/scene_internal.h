@@ -49,7 +49,9 @@ struct scene_part {
 	struct scene_source src;
 	struct pose pose;
 	uint32_t *gnode_of;             /* per pose node: its gnode, or GNONE */
-	uint32_t *material_of[2];       /* per MAT_ object, lit and unlit */
+	/* Per MAT_ object, by SCENE_MAT_* flags: lit or unlit, with its
+	 * texture or without (for primitives that have no ST). */
+	uint32_t *material_of[4];
 	uint32_t *texture_of;           /* per TEX_ object */
 	uint32_t *mesh_of;              /* per rigid MDL_ object */
 };
@@ -117,9 +119,14 @@ void scene_walk_anime(struct scene_build *b, uint32_t chunk,
 void scene_walk_records(struct scene_build *b, uint32_t chunk,
 			anime_record_fn fn, void *arg);
 
-/* The material of mmats of part p's MAT_ object `mat` (GNONE: none). */
+/* The material of mmats of part p's MAT_ object `mat` (GNONE: none).
+ * flags: SCENE_MAT_UNLIT for mtype 0; SCENE_MAT_NO_UV for a primitive
+ * without TEXCOORD_0, which glTF forbids to bind a texture: it gets the
+ * material's untextured variant. */
+#define SCENE_MAT_UNLIT 1u
+#define SCENE_MAT_NO_UV 2u
 uint32_t scene_material(struct scene_build *b, struct scene_part *p,
-			uint32_t mat, bool unlit);
+			uint32_t mat, unsigned flags);
 
 /* Meshes of every node's model (scene_mesh.c). */
 int scene_add_meshes(struct scene_build *b);

@@ -322,8 +322,10 @@ static uint32_t add_mesh(struct scene_build *b, struct scene_part *part,
 		}
 		put_faces(&p, m, mm);
 		if (p.index_count) {
+			unsigned flags = (unlit ? SCENE_MAT_UNLIT : 0) |
+					 (p.has_uv ? 0 : SCENE_MAT_NO_UV);
 			put_primitive(b, &prims, &p, scene_material(b, part,
-				      mm->material, unlit), first);
+				      mm->material, flags), first);
 			scene_morph_prim(b, &targets, m, i, pl ? pl->clump : NULL,
 					 &prims);
 			sb_puts(&prims, "}");
