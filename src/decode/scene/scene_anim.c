@@ -224,7 +224,7 @@ static void camera_key(struct anim *a, const struct anime_record *r)
 	if (r->len < 8 || r->frame < 0)
 		return;
 	uint32_t object = rd_u32le(r->p), flag = rd_u32le(r->p + 4);
-	if (object >= a->b->s->object_count || a->cam_node_of[object] == GNONE ||
+	if (object >= a->b->cam_count || a->cam_node_of[object] == GNONE ||
 	    (flag & 1))
 		return;
 	struct cam_key k = { a->cam_node_of[object], (uint32_t)r->frame,
@@ -277,6 +277,23 @@ static void put_camera(struct scene_build *b, uint32_t g, const struct cam_key *
 	xform_quat_of_camera(k->r, b->nodes[g].q);
 }
 
+/* Whether a cutscene's F_Obj record hides its node (doc/formats/
+ * scene-glb.md, Cutscenes): its shown bit (flags bit 0) clear, its
+ * transparency, clamped to 0..1, at or below 1/128, or a part node
+ * (Obj2 partFlag) placed exactly at the origin. */
+static bool cutscene_hidden(const struct scene_build *b, uint32_t g,
+			    const struct anime_record *r, const float t[3])
+{
+	if (r->len < 52)
+		return false;
+	float tp = rd_f32le(r->p + 44);
+	if (!(tp > 1.0f / 128) || !(rd_u32le(r->p + 48) & 1))
+		return true;
+	const struct scene_node *n = scene_game_node(b, g);
+	return n && (n->obj2 & SCENE_OBJ2_PART) && t[0] == 0 && t[1] == 0 &&
+	       t[2] == 0;
+}
+
 /* F_Obj: the whole transform from its frame on, as a STEP key. */
 static void f_obj_key(struct anim *a, const struct anime_record *r)
 {
@@ -284,11 +301,6 @@ static void f_obj_key(struct anim *a, const struct anime_record *r)
 	uint32_t object;
 	if (!anime_f_obj(r, &object, k.t, k.r, k.s))
 		return;
-	/* A cutscene's object is shown only while its transparency is
-	 * above 0 and its shown flag (bit 0 of the last word) is set. */
-	if (a->cutscene && r->len >= 52 &&
-	    (!(rd_f32le(r->p + 44) > 0) || !(rd_u32le(r->p + 48) & 1)))
-		k.s[0] = k.s[1] = k.s[2] = 0;
 	/* A cutscene's record names an object of its scene file, which
 	 * any part may define; an Anime chunk's, one of the main file. */
 	const struct scene_build *b = a->b;
@@ -300,6 +312,8 @@ static void f_obj_key(struct anim *a, const struct anime_record *r)
 				       &scene_main(b)->pose, object));
 	if (k.node == GNONE || k.node == ROOT_NODE)
 		return;
+	if (a->cutscene && cutscene_hidden(b, k.node, r, k.t))
+		k.s[0] = k.s[1] = k.s[2] = 0;
 	push_key(a, &k);
 }
 
@@ -486,7 +500,17 @@ static void add_animation(struct scene_build *b, uint32_t chunk,
 static int add_cameras(struct scene_build *b)
 {
 	const struct ccsf_scene *s = b->s;
-	for (uint32_t i = 0; i < s->chunk_count && !b->failed; i++) {
+	uint32_t own = b->game ? scene_frames_camera(b->frames) : 0;
+	if (own) {
+		/* The game's layout: the scene file's first camera alone. */
+		const struct scene_frames *f = b->frames;
+		uint32_t g = scene_add_node(b, f->object_name
+					    ? f->object_name(f->ctx, own)
+					    : NULL, ROOT_NODE);
+		if (g != GNONE)
+			b->cam_node_of[own] = g;
+	}
+	for (uint32_t i = 0; !own && i < s->chunk_count && !b->failed; i++) {
 		const struct ccsf_chunk *c = &s->chunks[i];
 		if (c->kind != CCSF_CAMERA || c->in_frames || !c->object ||
 		    b->cam_node_of[c->object] != GNONE)
@@ -502,7 +526,7 @@ static int add_cameras(struct scene_build *b)
 	for (uint32_t i = 0; !b->frames && i < scene_main(b)->pose.anime_count; i++)
 		scene_walk_anime(b, scene_main(b)->pose.animes[i], anim_record_camera, &a);
 	/* Each camera node once, in the order its objects were met. */
-	for (uint32_t o = 0; o < s->object_count; o++) {
+	for (uint32_t o = 0; o < b->cam_count; o++) {
 		uint32_t g = b->cam_node_of[o];
 		if (g == GNONE || b->nodes[g].camera != GNONE)
 			continue;
@@ -518,11 +542,16 @@ static int add_cameras(struct scene_build *b)
 
 int scene_add_cameras_and_lights(struct scene_build *b)
 {
-	b->cam_node_of = malloc((b->s->object_count + 1) *
+	/* Indexed by the objects F_Camera records name: the main file's,
+	 * or the scene file's when it has its own camera (the game's
+	 * layout). */
+	b->cam_count = b->game && scene_frames_camera(b->frames)
+		       ? b->frames->s->object_count : b->s->object_count;
+	b->cam_node_of = malloc(((size_t)b->cam_count + 1) *
 				sizeof *b->cam_node_of);
 	if (!b->cam_node_of)
 		return -ENOMEM;
-	for (uint32_t o = 0; o <= b->s->object_count; o++)
+	for (uint32_t o = 0; o <= b->cam_count; o++)
 		b->cam_node_of[o] = GNONE;
 	int rc = add_cameras(b);
 	return rc < 0 ? rc : scene_add_lights(b);

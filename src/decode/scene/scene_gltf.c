@@ -98,6 +98,71 @@ static int add_pose_nodes(struct scene_build *b, uint32_t k)
 	return 0;
 }
 
+/* The left_out entries of lines "...\n", but those `known` has. */
+static void left_out_lines(struct scene_build *b, struct strbuf *lines,
+			   const char *known)
+{
+	for (char *p = lines->data, *nl; p && *p; p = nl + 1) {
+		if (!(nl = strchr(p, '\n')))
+			break;
+		nl[0] = 0;
+		bool seen = false;
+		for (const char *k = known; k && !seen && (k = strstr(k, p));
+		     k++)
+			seen = (k == known || k[-1] == '\n') &&
+			       k[nl - p] == '\n';
+		if (!seen)
+			scene_left_out(b, "%s", p);
+	}
+}
+
+/* A cutscene in the game's layout: a gnode per node of the scene file,
+ * below its parent node or the root, and no node of the parts' own. */
+static int add_game_nodes(struct scene_build *b)
+{
+	const struct scene_frames *f = b->frames;
+	struct scene_source *src = malloc(b->part_count * sizeof *src);
+	struct strbuf lines = STRBUF_INIT;
+	if (!src)
+		return -ENOMEM;
+	for (uint32_t k = 0; k < b->part_count; k++)
+		src[k] = b->parts[k].src;
+	int rc = scene_nodes_find(src, b->part_count, f, &b->cut, &lines);
+	free(src);
+	/* Those the scene file alone shows are the frame section's
+	 * problems too (frames_left_out): said once. */
+	struct strbuf known = STRBUF_INIT;
+	if (rc == 0)
+		rc = scene_frames_problems(b->s, f, &known);
+	if (rc == 0)
+		left_out_lines(b, &lines, known.data);
+	sb_free(&known);
+	sb_free(&lines);
+	for (uint32_t k = 0; rc == 0 && k < b->part_count; k++)
+		if (!(b->parts[k].gnode_of = gnone_table(b->parts[k].pose.node_count)))
+			rc = -ENOMEM;
+	b->game_gnode = b->node_count;
+	for (uint32_t i = 0; rc == 0 && i < b->cut.count; i++) {
+		const struct scene_node *n = &b->cut.nodes[i];
+		const char *name = f->object_name ? f->object_name(f->ctx,
+								   n->object)
+						  : NULL;
+		uint32_t up = n->parent == SCENE_NOWHERE ? ROOT_NODE
+			      : b->game_gnode + n->parent;
+		if (scene_add_node(b, name, up) == GNONE)
+			rc = -ENOMEM;
+	}
+	return rc;
+}
+
+const struct scene_node *scene_game_node(const struct scene_build *b,
+					 uint32_t g)
+{
+	if (!b->game || g < b->game_gnode || g - b->game_gnode >= b->cut.count)
+		return NULL;
+	return &b->cut.nodes[g - b->game_gnode];
+}
+
 /* Per object of the scene file, the gnode its F_Obj records move. */
 static int map_frame_objects(struct scene_build *b)
 {
@@ -105,7 +170,10 @@ static int map_frame_objects(struct scene_build *b)
 	b->frame_gnode = gnone_table(f->s->object_count);
 	if (!b->frame_gnode)
 		return -ENOMEM;
-	for (uint32_t o = 0; o < f->s->object_count; o++) {
+	for (uint32_t o = 0; b->game && o < f->s->object_count; o++)
+		if (b->cut.node_of[o] != UINT32_MAX)
+			b->frame_gnode[o] = b->game_gnode + b->cut.node_of[o];
+	for (uint32_t o = 0; !b->game && o < f->s->object_count; o++) {
 		struct scene_def d = f->def_of[o];
 		if (d.source >= b->part_count)
 			continue;
@@ -282,6 +350,7 @@ static void build_free(struct scene_build *b)
 		part_free(&b->parts[k]);
 	free(b->parts);
 	free(b->frame_gnode);
+	scene_nodes_free(&b->cut);
 	glb_free(&b->g);
 	struct glb_list *lists[] = SCENE_LISTS(b);
 	for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
@@ -313,12 +382,8 @@ static int frames_left_out(struct scene_build *b)
 {
 	struct strbuf lines = STRBUF_INIT;
 	int rc = scene_frames_problems(b->s, b->frames, &lines);
-	for (char *p = lines.data, *nl; rc == 0 && p && *p; p = nl + 1) {
-		if (!(nl = strchr(p, '\n')))
-			break;
-		*nl = 0;
-		scene_left_out(b, "%s", p);
-	}
+	if (rc == 0)
+		left_out_lines(b, &lines, NULL);
 	sb_free(&lines);
 	return rc;
 }
@@ -334,7 +399,10 @@ static int build_parts(struct scene_build *b)
 		b->nodes[root].q[3] = 0.70710677f;
 	}
 	int rc = 0;
-	for (uint32_t k = 0; k < b->part_count && rc == 0; k++)
+	b->game = b->frames && scene_nodes_game_layout(b->frames);
+	if (b->game)
+		rc = add_game_nodes(b);
+	for (uint32_t k = 0; !b->game && k < b->part_count && rc == 0; k++)
 		rc = add_pose_nodes(b, k);
 	if (rc == 0 && b->frames && (rc = map_frame_objects(b)) == 0)
 		rc = frames_left_out(b);

@@ -70,6 +70,13 @@ struct scene_build {
 	 * object of its scene file, the gnode its F_Obj records move. */
 	const struct scene_frames *frames;
 	uint32_t *frame_gnode;
+	/* A cutscene in the game's layout: its nodes are the scene file's
+	 * (scene_nodes_find), node i's gnode is game_gnode + i, and its
+	 * camera is the scene file's first (game_camera, an object of the
+	 * scene file, 0 for none). */
+	bool game;
+	struct scene_nodes cut;
+	uint32_t game_gnode, game_camera;
 	struct glb g;
 	struct glb_list meshes, skins, materials, textures, samplers, images,
 			animations, cameras, lights;
@@ -77,6 +84,7 @@ struct scene_build {
 	uint32_t node_count;
 	size_t node_cap;
 	uint32_t *cam_node_of;          /* per CAM_ object: its gnode */
+	uint32_t cam_count;             /* entries of cam_node_of, less one */
 	struct morph_list morphs;
 	struct scene_morph *morph;      /* one per morphs.m */
 	uint32_t disagreeing;           /* skin vertices (see scene_gltf.h) */
@@ -127,6 +135,11 @@ void scene_walk_records(struct scene_build *b, uint32_t chunk,
 #define SCENE_MAT_NO_UV 2u
 uint32_t scene_material(struct scene_build *b, struct scene_part *p,
 			uint32_t mat, unsigned flags);
+
+/* The scene file's node whose F_Obj records move gnode g, or NULL (a
+ * cutscene in the game's layout only). */
+const struct scene_node *scene_game_node(const struct scene_build *b,
+					 uint32_t g);
 
 /* Meshes of every node's model (scene_mesh.c). */
 int scene_add_meshes(struct scene_build *b);
