@@ -162,6 +162,9 @@ void cutscene_extras(struct ccsw *w, uint32_t frame, uint32_t cam,
 void put_cutscene(struct archive_out *ao, const struct cutscene *c,
 			 struct rng *r);
 void put_common_setup(struct archive_out *ao, uint32_t mtime);
+/* A pair laid out as the game's cutscenes are (gen_cutscene_game.c). */
+void put_cutscene_game(struct archive_out *ao, const struct cutscene *c,
+		       struct rng *r);
 void write_plain_files(const char *dir, size_t outside_bytes);
 unsigned exe_category(const char *fname);
 void exe_index_add(struct exe_index *x, const char *fname, uint64_t offset,
