@@ -107,17 +107,18 @@ static void game_objects(struct ccsw *w, const uint32_t n[N_COUNT],
 	}
 }
 
-/* The camera: at frame 0 at (0, -60, 12) turned 90 degrees about X
- * (looking along +Y, at g0_drv), fov 50; every tenth frame after, x =
- * fr / 5 and a turn of fr / 4 degrees about Z, the rest kept. */
+/* The camera: at frame 0 at (0, -6, 16) turned 45 degrees about X
+ * (looking along +Y and down, at g0_drv), fov 50; every tenth frame
+ * after, x = fr / 2 (following g0_drv) and a turn of fr / 4 degrees
+ * about Z, the rest kept. */
 static void game_camera(struct ccsw *w, uint32_t cam, uint32_t fr)
 {
 	if (fr == 0) {
-		const float v[8] = { 0, -60, 12, 90, 0, 0, 0, 50 };
+		const float v[8] = { 0, -6, 16, 45, 0, 0, 0, 50 };
 		ccsw_f_camera(w, cam, 0, v);
 	} else if (fr % 10 == 0) {
 		/* Bits 2-5 and 7-8 set: position x and rotation z only. */
-		const float v[2] = { (float)fr / 5, (float)fr / 4 };
+		const float v[2] = { (float)fr / 2, (float)fr / 4 };
 		ccsw_f_camera(w, cam, 0x1bc, v);
 	}
 }
