@@ -67,7 +67,8 @@ static void f_obj(struct ccsw *w, uint32_t object, float x, float y, float z,
 
 /* Frame fr's F_Obj records:
  *   g0_drv  every frame at (fr / 2, 0, 10), turning 3 degrees a frame
- *           about Z;
+ *           about Z; switched off for frames 50-54, when its child
+ *           still shows;
  *   g1_drv  below g0_drv, every third frame at (0, 4, 0) of it, turning
  *           2 degrees a frame about X, scaled (1, 2, 0.5);
  *   g2_drv  (its target an ExtObj whose target is OBJ_sNNNN_g2) from
@@ -86,7 +87,7 @@ static void game_objects(struct ccsw *w, const uint32_t n[N_COUNT],
 			   odd[3] = { 1, 2, .5f };
 	float f = (float)fr;
 	f_obj(w, n[N_DRV0], f / 2, 0, 10, 0, 0, (float)(fr * 3 % 360), one, 1,
-	      1);
+	      !(fr >= 50 && fr < 55));
 	if (fr % 3 == 0)
 		f_obj(w, n[N_DRV1], 0, 4, 0, (float)(fr * 2 % 360), 0, 0, odd,
 		      1, 1);

@@ -97,6 +97,7 @@ check_fails "... and the check fails on a camera a frame late" \
 # no file defines are left out) and one camera (the scene file's first;
 # the spare one is never moved).  g0_drv moves along its records (x =
 # frame / 2), g1_drv sits below it at (0, 4, 0) of it turned with it,
+# and shows while g0_drv is switched off (50-54),
 # g2_drv (an ExtObj chain) shows from frame 12, hides while switched off
 # (30-39) and while its transparency is below 1/128 (44-47); the part
 # node gown hides at the origin until frame 20; the gull is str8000e's.
@@ -106,6 +107,7 @@ check "Blender imports str0002 (the game's layout): its nodes move, hide and sho
 	blend "$g2/scene.glb" meshes=5 cameras=1 span_frames=60 \
 	object_at=0,OBJ_s0002_g0_drv,0,0,10 object_at=25,OBJ_s0002_g0_drv,12.5,0,10 \
 	object_at=4,OBJ_s0002_g1_drv,1.1684,3.9126,10 \
+	hidden_at=52,OBJ_s0002_g0_drv object_at=52,OBJ_s0002_g1_drv,24.3730,-3.6542,10 \
 	hidden_at=11,OBJ_s0002_g2_drv object_at=13,OBJ_s0002_g2_drv,-6,2,9.2 \
 	hidden_at=31,OBJ_s0002_g2_drv object_at=41,OBJ_s0002_g2_drv,-6,2,12 \
 	hidden_at=45,OBJ_s0002_g2_drv object_at=49,OBJ_s0002_g2_drv,-6,2,12.8 \
@@ -118,10 +120,10 @@ check_fails "... and the check fails on g2_drv shown inside its hidden span" \
 # cutcheck.py learns the game's layout on its own (FORMATS.md): the
 # nodes, their chains, parents, hidden spans and the camera, at frames
 # either side of each change.
-check "cutcheck: str0002's nodes and camera where the game puts them, ten frames" \
+check "cutcheck: str0002's nodes and camera where the game puts them, eleven frames" \
 	"$PY" "$gltf/cutcheck.py" "$g2/scene.glb" "$g2/str0002.ccs" \
 	"$sd/str0002e/str0002e.ccs" "$sd/str8000e/str8000e.ccs" \
-	--frames 0,4,11,13,21,25,31,45,49,59 --require OBJ_s0002_g0_drv \
+	--frames 0,4,11,13,21,25,31,45,49,52,59 --require OBJ_s0002_g0_drv \
 	--require OBJ_s0002_g1_drv --require OBJ_s0002_g2_drv \
 	--require OBJ_s0002_gull_drv --require OBJ_s0002_gown
 sed 's/^/# /' "$work/last.out"

@@ -45,6 +45,7 @@ struct cam_key {
 	uint32_t frame;
 	float t[3], r[3], s[3], fov;
 	bool camera;
+	bool place;     /* a placement node's: never hidden (scene_gltf.c) */
 };
 
 #define PATH_WEIGHTS 3
@@ -228,7 +229,8 @@ static void camera_key(struct anim *a, const struct anime_record *r)
 	    (flag & 1))
 		return;
 	struct cam_key k = { a->cam_node_of[object], (uint32_t)r->frame,
-			     { 0, 0, 0 }, { 0, 0, 0 }, { 1, 1, 1 }, 45, true };
+			     { 0, 0, 0 }, { 0, 0, 0 }, { 1, 1, 1 }, 45, true,
+			     false };
 	for (size_t i = a->key_count; i-- > 0;)
 		if (a->keys[i].node == k.node) {
 			k = a->keys[i];
@@ -312,6 +314,15 @@ static void f_obj_key(struct anim *a, const struct anime_record *r)
 				       &scene_main(b)->pose, object));
 	if (k.node == GNONE || k.node == ROOT_NODE)
 		return;
+	/* A hidden node still places its children: they hang from its
+	 * placement node, which has the record but is never hidden. */
+	uint32_t place = a->cutscene ? scene_game_place(b, k.node) : GNONE;
+	if (place != GNONE) {
+		struct cam_key p = k;
+		p.node = place;
+		p.place = true;
+		push_key(a, &p);
+	}
 	if (a->cutscene && cutscene_hidden(b, k.node, r, k.t))
 		k.s[0] = k.s[1] = k.s[2] = 0;
 	push_key(a, &k);
@@ -357,8 +368,12 @@ static uint32_t group_keys(const struct anim *a, size_t i, float *times,
 		if (k->node != node || k->camera != camera)
 			continue;
 		if (!kept && a->cutscene && !camera && k->frame > 0) {
+			/* Hidden; a placement node at the identity. */
 			struct cam_key hidden = *k;
 			memset(hidden.s, 0, sizeof hidden.s);
+			if (k->place)
+				hidden = (struct cam_key){ .s = { 1, 1, 1 },
+							   .fov = 45 };
 			times[kept] = 0;
 			put_key(v, kept++, &hidden);
 		}

@@ -116,6 +116,24 @@ static void left_out_lines(struct scene_build *b, struct strbuf *lines,
 	}
 }
 
+/* Node i's gnode, or its placement node's ("NAME (place)"), below its
+ * parent's placement node or the root. */
+static int add_game_node(struct scene_build *b, uint32_t i, bool place)
+{
+	const struct scene_frames *f = b->frames;
+	const struct scene_node *n = &b->cut.nodes[i];
+	const char *name = f->object_name ? f->object_name(f->ctx, n->object)
+					  : NULL;
+	char buf[96];
+	if (place) {
+		snprintf(buf, sizeof buf, "%s (place)", name ? name : "");
+		name = buf;
+	}
+	uint32_t up = n->parent == SCENE_NOWHERE ? ROOT_NODE
+		      : b->game_place[n->parent];
+	return scene_add_node(b, name, up) == GNONE ? -ENOMEM : 0;
+}
+
 /* A cutscene in the game's layout: a gnode per node of the scene file,
  * below its parent node or the root, and no node of the parts' own. */
 static int add_game_nodes(struct scene_build *b)
@@ -141,18 +159,29 @@ static int add_game_nodes(struct scene_build *b)
 	for (uint32_t k = 0; rc == 0 && k < b->part_count; k++)
 		if (!(b->parts[k].gnode_of = gnone_table(b->parts[k].pose.node_count)))
 			rc = -ENOMEM;
+	if (rc == 0 && !(b->game_place = gnone_table(b->cut.count)))
+		rc = -ENOMEM;
+	/* The nodes, then the placement nodes of those with children. */
 	b->game_gnode = b->node_count;
+	uint32_t g = b->game_gnode + b->cut.count;
 	for (uint32_t i = 0; rc == 0 && i < b->cut.count; i++) {
-		const struct scene_node *n = &b->cut.nodes[i];
-		const char *name = f->object_name ? f->object_name(f->ctx,
-								   n->object)
-						  : NULL;
-		uint32_t up = n->parent == SCENE_NOWHERE ? ROOT_NODE
-			      : b->game_gnode + n->parent;
-		if (scene_add_node(b, name, up) == GNONE)
-			rc = -ENOMEM;
+		uint32_t up = b->cut.nodes[i].parent;
+		if (up != SCENE_NOWHERE && b->game_place[up] == GNONE)
+			b->game_place[up] = g++;
 	}
+	for (uint32_t i = 0; rc == 0 && i < b->cut.count; i++)
+		rc = add_game_node(b, i, false);
+	for (uint32_t i = 0; rc == 0 && i < b->cut.count; i++)
+		if (b->game_place[i] != GNONE)
+			rc = add_game_node(b, i, true);
 	return rc;
+}
+
+uint32_t scene_game_place(const struct scene_build *b, uint32_t g)
+{
+	if (!b->game || g < b->game_gnode || g - b->game_gnode >= b->cut.count)
+		return GNONE;
+	return b->game_place[g - b->game_gnode];
 }
 
 const struct scene_node *scene_game_node(const struct scene_build *b,
@@ -351,6 +380,7 @@ static void build_free(struct scene_build *b)
 	free(b->parts);
 	free(b->frame_gnode);
 	scene_nodes_free(&b->cut);
+	free(b->game_place);
 	glb_free(&b->g);
 	struct glb_list *lists[] = SCENE_LISTS(b);
 	for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)

@@ -77,6 +77,10 @@ struct scene_build {
 	bool game;
 	struct scene_nodes cut;
 	uint32_t game_gnode, game_camera;
+	/* Per node: the gnode its children hang from, or GNONE when it has
+	 * none.  The placement node has the node's records but is never
+	 * hidden: the game draws a child of a hidden node. */
+	uint32_t *game_place;
 	struct glb g;
 	struct glb_list meshes, skins, materials, textures, samplers, images,
 			animations, cameras, lights;
@@ -140,6 +144,8 @@ uint32_t scene_material(struct scene_build *b, struct scene_part *p,
  * cutscene in the game's layout only). */
 const struct scene_node *scene_game_node(const struct scene_build *b,
 					 uint32_t g);
+/* The placement node of gnode g, or GNONE. */
+uint32_t scene_game_place(const struct scene_build *b, uint32_t g);
 
 /* Meshes of every node's model (scene_mesh.c). */
 int scene_add_meshes(struct scene_build *b);
