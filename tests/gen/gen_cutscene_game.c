@@ -68,9 +68,11 @@ static void f_obj(struct ccsw *w, uint32_t object, float x, float y, float z,
 /* Frame fr's F_Obj records:
  *   g0_drv  every frame at (fr / 2, 0, 10), turning 3 degrees a frame
  *           about Z; switched off for frames 50-54, when its child
- *           still shows;
+ *           still shows; at transparency 0.25 for frames 20-28;
  *   g1_drv  below g0_drv, every third frame at (0, 4, 0) of it, turning
- *           2 degrees a frame about X, scaled (1, 2, 0.5);
+ *           2 degrees a frame about X, scaled (1, 2, 0.5), at
+ *           transparency 0.02 times g0_drv's (its Obj2 says so): hidden
+ *           for frames 20-28, though its own records do not change;
  *   g2_drv  (its target an ExtObj whose target is OBJ_sNNNN_g2) from
  *           frame 12, every other frame, at (-6, 2, 8 + fr / 10), half
  *           transparent; switched off for frames 30-39 and at
@@ -86,11 +88,11 @@ static void game_objects(struct ccsw *w, const uint32_t n[N_COUNT],
 	static const float one[3] = { 1, 1, 1 }, half[3] = { .5f, .5f, .5f },
 			   odd[3] = { 1, 2, .5f };
 	float f = (float)fr;
-	f_obj(w, n[N_DRV0], f / 2, 0, 10, 0, 0, (float)(fr * 3 % 360), one, 1,
-	      !(fr >= 50 && fr < 55));
+	f_obj(w, n[N_DRV0], f / 2, 0, 10, 0, 0, (float)(fr * 3 % 360), one,
+	      fr >= 20 && fr < 29 ? 0.25f : 1, !(fr >= 50 && fr < 55));
 	if (fr % 3 == 0)
 		f_obj(w, n[N_DRV1], 0, 4, 0, (float)(fr * 2 % 360), 0, 0, odd,
-		      1, 1);
+		      0.02f, 1);
 	if (fr >= 12 && fr % 2 == 0)
 		f_obj(w, n[N_DRV2], -6, 2, 8 + f / 10, 0, 30, 0, one,
 		      fr >= 44 && fr < 48 ? 0.005f : 0.5f,
@@ -166,7 +168,8 @@ static struct ccsw *game_scene(const struct cutscene *c)
 		else
 			ccsw_extobj(w, n[i], i == N_DRV1 ? n[N_DRV0] : 0,
 				    target[i]);
-		ccsw_obj2(w, n[i], i == N_OWN ? 2 : 0, 0, 0, 0);
+		ccsw_obj2(w, n[i], i == N_OWN ? 2 : i == N_DRV1 ? 1 : 0, 0,
+			  0, 0);
 	}
 	ccsw_clump(w, clump, N_COUNT, n);
 

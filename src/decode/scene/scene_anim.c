@@ -34,6 +34,7 @@ struct anim {
 	 * hides (scale 0) before its object's first record. */
 	uint32_t end_frame;
 	bool cutscene;
+	struct scene_vis *vis;  /* the game's layout: when nodes are drawn */
 };
 
 
@@ -280,20 +281,60 @@ static void put_camera(struct scene_build *b, uint32_t g, const struct cam_key *
 }
 
 /* Whether a cutscene's F_Obj record hides its node (doc/formats/
- * scene-glb.md, Cutscenes): its shown bit (flags bit 0) clear, its
- * transparency, clamped to 0..1, at or below 1/128, or a part node
- * (Obj2 partFlag) placed exactly at the origin. */
-static bool cutscene_hidden(const struct scene_build *b, uint32_t g,
-			    const struct anime_record *r, const float t[3])
+ * scene-glb.md, Cutscenes): its shown bit (flags bit 0) clear, or its
+ * transparency at or below 1/128.  (The game's layout has more rules:
+ * scene_visible.c.) */
+static bool cutscene_hidden(const struct anime_record *r)
 {
 	if (r->len < 52)
 		return false;
 	float tp = rd_f32le(r->p + 44);
-	if (!(tp > 1.0f / 128) || !(rd_u32le(r->p + 48) & 1))
-		return true;
-	const struct scene_node *n = scene_game_node(b, g);
-	return n && (n->obj2 & SCENE_OBJ2_PART) && t[0] == 0 && t[1] == 0 &&
-	       t[2] == 0;
+	return !(tp > 1.0f / 128) || !(rd_u32le(r->p + 48) & 1);
+}
+
+/* The game's layout: each node's keys again, one more wherever its
+ * drawn state changes between its records (its parent's transparency),
+ * each hidden (scale 0) where the game does not draw it.  The old keys
+ * are dropped (node GNONE) and the new appended, in frame order. */
+static void game_keys(struct anim *a)
+{
+	struct scene_build *b = a->b;
+	size_t old = a->key_count;
+	for (uint32_t i = 0; i < b->cut.count && !b->failed; i++) {
+		uint32_t g = b->game_gnode + i;
+		const struct scene_vis *v = &a->vis[i];
+		struct cam_key last;
+		bool any = false;
+		uint32_t c = 0;
+		for (size_t j = 0; j <= old && !b->failed; j++) {
+			bool end = j == old;
+			if (!end && (a->keys[j].node != g || a->keys[j].place))
+				continue;
+			uint32_t f = end ? UINT32_MAX : a->keys[j].frame;
+			/* The drawn state's changes before this key. */
+			for (; c < v->count && v->frames[c] < f; c++) {
+				if (!any)
+					continue;
+				struct cam_key k = last;
+				k.frame = v->frames[c];
+				push_key(a, &k);
+			}
+			if (end)
+				break;
+			last = a->keys[j];
+			any = true;
+			a->keys[j].node = GNONE;
+			push_key(a, &last);
+			while (c < v->count && v->frames[c] <= f)
+				c++;
+		}
+	}
+	for (size_t j = old; j < a->key_count; j++) {
+		const struct scene_vis *v = &a->vis[a->keys[j].node -
+						     b->game_gnode];
+		if (!scene_vis_drawn(v, a->keys[j].frame))
+			memset(a->keys[j].s, 0, sizeof a->keys[j].s);
+	}
 }
 
 /* F_Obj: the whole transform from its frame on, as a STEP key. */
@@ -323,7 +364,8 @@ static void f_obj_key(struct anim *a, const struct anime_record *r)
 		p.place = true;
 		push_key(a, &p);
 	}
-	if (a->cutscene && cutscene_hidden(b, k.node, r, k.t))
+	/* The game's layout decides after the walk (game_keys). */
+	if (a->cutscene && !a->vis && cutscene_hidden(r))
 		k.s[0] = k.s[1] = k.s[2] = 0;
 	push_key(a, &k);
 }
@@ -424,7 +466,7 @@ static void step_channels(struct anim *a)
 	for (size_t i = 0; ok && i < a->key_count; i++) {
 		uint32_t node = a->keys[i].node;
 		bool camera = a->keys[i].camera;
-		if (a->used[3 * node])
+		if (node == GNONE || a->used[3 * node])
 			continue;
 		uint32_t kept = group_keys(a, i, times, v);
 		for (unsigned path = 0; path < (camera ? 2u : 3u); path++) {
@@ -482,7 +524,11 @@ static void add_animation(struct scene_build *b, uint32_t chunk,
 	}
 	if (a.cutscene)
 		a.end_frame = b->frames->s->frames;
+	if (a.cutscene && b->game && scene_visibility(b, &a.vis) < 0)
+		b->failed = true;
 	scene_walk_records(b, chunk, anim_record_steps, &a);
+	if (a.vis)
+		game_keys(&a);
 	step_channels(&a);
 	if (a.cutscene)
 		hide_unplaced(&a);
@@ -508,6 +554,7 @@ static void add_animation(struct scene_build *b, uint32_t chunk,
 	sb_free(&a.channels);
 	free(a.keys);
 	free(a.used);
+	scene_visibility_free(a.vis, b->cut.count);
 }
 
 /* A camera node for every Camera chunk, posed by its first F_Camera

@@ -147,6 +147,21 @@ const struct scene_node *scene_game_node(const struct scene_build *b,
 /* The placement node of gnode g, or GNONE. */
 uint32_t scene_game_place(const struct scene_build *b, uint32_t g);
 
+/* When the game draws each node of a game-layout cutscene
+ * (scene_visible.c): per node, the frames its drawn state is decided at
+ * (its records', and its parent's where its transparency is the
+ * parent's times its own), and that state. */
+struct scene_vis {
+	uint32_t *frames;
+	float *tp;              /* its transparency there, the parent's in */
+	uint8_t *drawn;
+	uint32_t count;
+	bool done;
+};
+int scene_visibility(const struct scene_build *b, struct scene_vis **out);
+bool scene_vis_drawn(const struct scene_vis *v, uint32_t frame);
+void scene_visibility_free(struct scene_vis *v, uint32_t n);
+
 /* Meshes of every node's model (scene_mesh.c). */
 int scene_add_meshes(struct scene_build *b);
 /* Morph targets (scene_morph.c): the morphers, found before the meshes
