@@ -7,6 +7,7 @@
  * hide the nodes as the comments below say (tests/mount/scene.sh reads
  * them back). */
 #include "gen.h"
+#include "util/bytes.h"
 
 /* strNNNNe: three kits (OBJ_sNNNN_g0 .. g2; g1's Obj names g2 as its
  * parent, which no node of the scene follows), OBJ_sNNNN_galias, an
@@ -126,6 +127,47 @@ static void game_camera(struct ccsw *w, uint32_t cam, uint32_t fr)
 	}
 }
 
+/* The lights, the scene file's own Light chunks:
+ *   sun   (distant) every 15th frame turned (fr, 0, 45 + fr) degrees,
+ *         colour (255, 224, 192), intensity 1 until frame 30 carries
+ *         0.5 (flag 0x20);
+ *   lamp  (omni) every 10th frame at (fr / 2, -2, 14), colour (255,
+ *         128, 64), intensity 2, fall-off from 5 to 20 + fr / 2;
+ * and F_Ambient every 20th frame, 0x303030 + fr. */
+static void game_lights(struct ccsw *w, uint32_t sun, uint32_t lamp,
+			uint32_t fr)
+{
+	float f = (float)fr;
+	if (fr % 15 == 0) {
+		uint32_t flag = fr >= 30 ? 0x20 : 0;
+		uint8_t p[28];
+		wr_u32le(p, sun);
+		wr_u32le(p + 4, flag);
+		wr_f32le(p + 8, f);
+		wr_f32le(p + 12, 0);
+		wr_f32le(p + 16, 45 + f);
+		wr_u32le(p + 20, 0x00c0e0ffu);
+		wr_f32le(p + 24, 0.5f);
+		ccsw_chunk(w, 0x0602, 0xcccc, p, flag ? 28 : 24,
+			   CCSW_SIZE_AUTO);
+	}
+	if (fr % 10 == 0) {
+		uint8_t p[36];
+		wr_u32le(p, lamp);
+		wr_u32le(p + 4, 0);
+		wr_f32le(p + 8, f / 2);
+		wr_f32le(p + 12, -2);
+		wr_f32le(p + 16, 14);
+		wr_u32le(p + 20, 0x004080ffu);
+		wr_f32le(p + 24, 2);
+		wr_f32le(p + 28, 5);
+		wr_f32le(p + 32, 20 + f / 2);
+		ccsw_chunk(w, 0x0608, 0xcccc, p, sizeof p, CCSW_SIZE_AUTO);
+	}
+	if (fr % 20 == 0)
+		ccsw_f_ambient(w, 0x00303030u + fr);
+}
+
 /* strNNNN: '#' entries for the setup file's and str8000e's objects,
  * the nodes, the clump, two cameras (the first in object order is the
  * scene's; the other is never moved) and the frames. */
@@ -158,6 +200,8 @@ static struct ccsw *game_scene(const struct cutscene *c)
 	uint32_t cam = objectf(w, fown, "CAM_s%04u", no);
 	uint32_t spare = objectf(w, fown, "CAM_s%04u_spare", no);
 	uint32_t clump = objectf(w, fown, "CMP_s%04u", no);
+	uint32_t sun = objectf(w, fown, "LGT_s%04u_sun", no);
+	uint32_t lamp = objectf(w, fown, "LGT_s%04u_lamp", no);
 
 	ccsw_setup(w);
 	ccsw_camera(w, spare);
@@ -172,12 +216,15 @@ static struct ccsw *game_scene(const struct cutscene *c)
 			  0, 0);
 	}
 	ccsw_clump(w, clump, N_COUNT, n);
+	ccsw_light(w, sun, 1);
+	ccsw_light(w, lamp, 4);
 
 	ccsw_frame(w, c->frames);
 	for (uint32_t fr = 0; fr < c->frames; fr++) {
 		ccsw_top(w, fr);
 		game_objects(w, n, fr);
 		game_camera(w, cam, fr);
+		game_lights(w, sun, lamp, fr);
 	}
 	ccsw_end(w);
 	return w;

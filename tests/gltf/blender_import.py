@@ -13,6 +13,7 @@ that needs no quoting in a shell):
     armatures                    bones     bones of all armatures
     images  images that load with a size above 0
     actions                      cameras   camera objects
+    lights  light objects
     shape_keys  shape keys of all meshes, the basis not counted
     shape_key_curves  shape keys an action animates (a curve each)
     action_frames=N  some action spans N game frames: (N - 1) / 30 s,
@@ -29,9 +30,9 @@ that needs no quoting in a shell):
                      glTF's, looks down its -Z with +Y up, and the
                      game's view space (+Z forward, +Y down) is that
                      turned half round about X
-    object_at=F,NAME,X,Y,Z  at game frame F the mesh object NAME sits at
-                     (X, Y, Z) of the game's Z-up axes, shown (a scale
-                     above 0)
+    object_at=F,NAME,X,Y,Z  at game frame F the mesh (or light) object
+                     NAME sits at (X, Y, Z) of the game's Z-up axes,
+                     shown (a scale above 0)
     hidden_at=F,NAME  at game frame F the mesh object NAME is hidden (a
                      scale of 0)
     sees=F,NAME,X,Y,Z,RX,RY,RZ,FOV  rendered at game frame F through the
@@ -82,6 +83,7 @@ def counts():
              armatures=len(arms),
              bones=sum(len(o.data.bones) for o in arms),
              cameras=sum(1 for o in objs if o.type == 'CAMERA'),
+             lights=sum(1 for o in objs if o.type == 'LIGHT'),
              actions=len(bpy.data.actions))
     for o in meshes:
         print('mesh %s: %d vertices, %d faces' % (o.name, len(o.data.vertices),
@@ -165,7 +167,7 @@ def object_at(v, fps):
     """Whether mesh object v[1] is at (v[2], v[3], v[4]) at game frame
     v[0], and shown."""
     o = bpy.context.scene.objects.get(v[1])
-    if o is None or o.type != 'MESH':
+    if o is None or o.type not in ('MESH', 'LIGHT'):
         return False, 'a mesh object %s (%s)' % (
             v[1], 'none' if o is None else o.type)
     at = float(v[0]) / 30.0 * fps

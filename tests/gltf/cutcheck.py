@@ -47,7 +47,12 @@ put them:
   bit 0 say so) is at or below 1/128, and when its Obj2 flags bit 1 is
   set and it sits at the origin; a hidden node still places its
   children; the camera is the scene file's first Camera chunk in object
-  order, the only one in the GLB;
+  order, the only one in the GLB; each light the F_DistantLight and
+  F_OmniLight records name is a KHR_lights_punctual light on a node of
+  its name: a point light at the record's position, its range the far
+  end, or a directional light turned Rx * Ry * Rz, with the record's
+  colour and intensity (through KHR_animation_pointer where they
+  change);
 - each --require NAME was compared, with its mesh, at every frame.
 
 Exit 0 when all agree, 1 on a mismatch (each printed), 2 on a bad file.
@@ -162,6 +167,15 @@ def gltf_yfov(glb, cam, t):
     """Camera cam's yfov at time t: its pointer channel's STEP value, or
     the camera's own."""
     ptr = '/cameras/%d/perspective/yfov' % cam
+    got, animated = pointer_value(glb, ptr, t)
+    if got is not None:
+        return float(got[0]), animated
+    return glb.json['cameras'][cam]['perspective']['yfov'], False
+
+
+def pointer_value(glb, ptr, t):
+    """(the STEP value at time t of the KHR_animation_pointer channel on
+    ptr, True), or (None, False) without one."""
     for a in glb.json.get('animations', []):
         for c in a['channels']:
             ext = c['target'].get('extensions', {}).get(
@@ -170,10 +184,101 @@ def gltf_yfov(glb, cam, t):
                 continue
             s = a['samplers'][c['sampler']]
             times = glb.accessor(s['input'])[:, 0]
-            vals = glb.accessor(s['output'])[:, 0]
+            vals = glb.accessor(s['output'])
             i = int(np.searchsorted(times, t + 1e-6, side='right')) - 1
-            return float(vals[max(i, 0)]), True
-    return glb.json['cameras'][cam]['perspective']['yfov'], False
+            return vals[max(i, 0)], True
+    return None, False
+
+
+F_DISTANT, F_OMNI = 0x0602, 0x0608
+
+
+def light_records(ccs):
+    """{light object: [(frame, state)]} of the F_DistantLight and
+    F_OmniLight records (FORMATS.md, Cutscenes: Lights), each state what
+    the record carries over the light's state before: 'kind', 'pos' or
+    'rot', 'colour' (R the low byte, / 255), 'intensity' (a distant
+    light's only with flag 0x20; 1 before any), 'far' (an omni light's
+    far end)."""
+    d, frame, in_frames, out = ccs.d, None, False, {}
+    for kind, p, end in ccs.chunks():
+        if kind == FRAME and not in_frames:
+            in_frames = True
+        elif not in_frames:
+            continue
+        elif kind == TOP:
+            frame = struct.unpack_from('<I', d, p)[0]
+        elif kind in (F_DISTANT, F_OMNI) and frame is not None and \
+                end - p >= (36 if kind == F_OMNI else 24):
+            obj, flag = struct.unpack_from('<II', d, p)
+            v = struct.unpack_from('<3f', d, p + 8)
+            rgb = struct.unpack_from('<I', d, p + 20)[0]
+            recs = out.setdefault(obj, [])
+            st = dict(recs[-1][1]) if recs else {'intensity': 1.0}
+            st['kind'] = kind
+            st['pos' if kind == F_OMNI else 'rot'] = v
+            st['colour'] = [(rgb >> (8 * i) & 0xff) / 255.0 for i in range(3)]
+            if kind == F_OMNI:
+                st['intensity'], _, st['far'] = struct.unpack_from(
+                    '<3f', d, p + 24)
+            elif flag & 0x20 and end - p >= 28:
+                st['intensity'] = struct.unpack_from('<f', d, p + 24)[0]
+            if recs and recs[-1][0] == frame:
+                recs.pop()
+            recs.append((frame, st))
+    return out
+
+
+def check_lights(glb, scene, frames, tol):
+    """Each light of the records is a KHR_lights_punctual light on a node
+    of its name: an omni light a point light at its position (range its
+    far end), a distant one a directional light turned Rx * Ry * Rz,
+    colour and intensity through their pointer channels.  Returns
+    (lights, failures)."""
+    lights = glb.json.get('extensions', {}).get(
+        'KHR_lights_punctual', {}).get('lights', [])
+    node_of = {n.get('name'): i for i, n in enumerate(glb.nodes)}
+    recs, bad = light_records(scene), 0
+    for obj, rs in sorted(recs.items()):
+        nm = scene.name(obj)
+        ext = glb.nodes[node_of[nm]].get('extensions', {}) \
+            if nm in node_of else {}
+        li = ext.get('KHR_lights_punctual', {}).get('light')
+        if li is None:
+            print('FAIL light %s: no node with a light' % nm)
+            bad += 1
+            continue
+        light = lights[li]
+        omni = rs[0][1]['kind'] == F_OMNI
+        if light.get('type') != ('point' if omni else 'directional'):
+            print('FAIL light %s is %s' % (nm, light.get('type')))
+            bad += 1
+        for f in frames:
+            st = ([r for fr, r in rs if fr <= f] or [rs[0][1]])[-1]
+            w = glb.worlds(0, f / 30.0)[node_of[nm]]
+            base = '/extensions/KHR_lights_punctual/lights/%d/' % li
+            got = {}
+            for key, own in (('color', light['color']),
+                             ('intensity', [light['intensity']]),
+                             ('range', [light.get('range', 0)])):
+                v, _ = pointer_value(glb, base + key, f / 30.0)
+                got[key] = list(v) if v is not None else own
+            want = {'color': st['colour'], 'intensity': [st['intensity']],
+                    'range': [st['far']] if omni else got['range']}
+            if omni:
+                ok = near(w[:3, 3], (rx(-90) @ np.append(st['pos'], 1))[:3],
+                          tol)
+            else:
+                r = st['rot']
+                ok = near(w[:3, :3], (rx(-90) @ rx(r[0]) @ ry(r[1]) @
+                                      rz(r[2]))[:3, :3], tol)
+            for key in want:
+                ok &= near(np.array(got[key]), np.array(want[key]), tol)
+            if not ok:
+                print('FAIL light %s at frame %d: node\n%s\n%s, want %s' % (
+                    nm, f, w, got, st))
+                bad += 1
+    return len(recs), bad
 
 
 def check_fovs(glb, node_of, scene, cams, frames, want_changes):
@@ -434,10 +539,12 @@ def game_check(glb, scene, setups, frames, tol, required, bad, count, objs,
             if not near(world[node_of[scene.name(cam)]], want, tol):
                 print('FAIL camera %s at frame %d' % (scene.name(cam), f))
                 bad += 1
+    nlights, lbad = check_lights(glb, scene, frames, tol)
+    bad += lbad
     print('the game\'s layout: %d nodes, %d left out; %d placements at '
-          'frames %s compared, %d wrong; %d frames, %.3f s' % (
+          'frames %s compared, %d wrong; %d lights; %d frames, %.3f s' % (
               len(nodes), len(out), placed, ','.join(map(str, frames)), bad,
-              count, end))
+              nlights, count, end))
     for nm in required:
         if compared.get(nm, 0) != len(frames):
             print('FAIL %s compared with its mesh at %d of %d frames' % (

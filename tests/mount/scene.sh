@@ -103,10 +103,13 @@ check_fails "... and the check fails on a camera a frame late" \
 # g2_drv (an ExtObj chain) shows from frame 12, hides while switched off
 # (30-39) and while its transparency is below 1/128 (44-47); the part
 # node gown hides at the origin until frame 20; the gull is str8000e's.
+# Its F_DistantLight and F_OmniLight records drive two lights (the omni
+# one at (fr / 2, -2, 14) from its record every tenth frame).
 sd=$mnt/STREAM/STR1.BIN
 g2=$sd/str0002
 check "Blender imports str0002 (the game's layout): its nodes move, hide and show on their records" \
-	blend "$g2/scene.glb" meshes=5 cameras=1 span_frames=60 \
+	blend "$g2/scene.glb" meshes=5 cameras=1 lights=2 span_frames=60 \
+	object_at=21,LGT_s0002_lamp,10,-2,14 \
 	object_at=0,OBJ_s0002_g0_drv,0,0,10 object_at=25,OBJ_s0002_g0_drv,12.5,0,10 \
 	object_at=4,OBJ_s0002_g1_drv,1.1684,3.9126,10 \
 	hidden_at=52,OBJ_s0002_g0_drv object_at=52,OBJ_s0002_g1_drv,24.3730,-3.6542,10 \
@@ -122,12 +125,12 @@ check_fails "... and the check fails on g2_drv shown inside its hidden span" \
 	blend "$g2/scene.glb" object_at=35,OBJ_s0002_g2_drv,-6,2,11.4
 
 # cutcheck.py learns the game's layout on its own (FORMATS.md): the
-# nodes, their chains, parents, hidden spans and the camera, at frames
-# either side of each change.
-check "cutcheck: str0002's nodes and camera where the game puts them, fourteen frames" \
+# nodes, their chains, parents, hidden spans, the camera and the lights,
+# at frames either side of each change.
+check "cutcheck: str0002's nodes and camera and lights where the game puts them, sixteen frames" \
 	"$PY" "$gltf/cutcheck.py" "$g2/scene.glb" "$g2/str0002.ccs" \
 	"$sd/str0002e/str0002e.ccs" "$sd/str8000e/str8000e.ccs" \
-	--frames 0,4,11,13,19,20,21,25,29,31,45,49,52,59 --require OBJ_s0002_g0_drv \
+	--frames 0,4,11,13,15,19,20,21,25,29,30,31,45,49,52,59 --require OBJ_s0002_g0_drv \
 	--require OBJ_s0002_g1_drv --require OBJ_s0002_g2_drv \
 	--require OBJ_s0002_gull_drv --require OBJ_s0002_gown
 sed 's/^/# /' "$work/last.out"

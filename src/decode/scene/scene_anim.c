@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -97,14 +98,27 @@ static void add_channel(struct anim *a, uint32_t node, unsigned path,
 static void fov_channel(struct anim *a, uint32_t node, const float *times,
 			const float *yfov, uint32_t n)
 {
+	uint32_t camera = a->b->nodes[node].camera;
+	char pointer[48];
+	if (camera == GNONE)
+		return;
+	snprintf(pointer, sizeof pointer, "/cameras/%" PRIu32
+		 "/perspective/yfov", camera);
+	scene_anim_pointer(a, pointer, times, yfov, n, 1);
+}
+
+void scene_anim_pointer(struct anim *a, const char *pointer,
+			const float *times, const float *values, uint32_t n,
+			unsigned ncomp)
+{
 	struct scene_build *b = a->b;
-	uint32_t camera = b->nodes[node].camera, k = 1;
-	while (k < n && yfov[k] == yfov[0])
+	uint32_t k = 1;
+	while (k < n && !memcmp(values + ncomp * k, values, ncomp * sizeof *values))
 		k++;
-	if (camera == GNONE || k == n)
+	if (k >= n)
 		return;
 	uint32_t in = glb_floats(&b->g, times, n, 1, true, 0);
-	uint32_t out = glb_floats(&b->g, yfov, n, 1, false, 0);
+	uint32_t out = glb_floats(&b->g, values, n, ncomp, false, 0);
 	if (a->sampler_count) {
 		sb_puts(&a->samplers, ",");
 		sb_puts(&a->channels, ",");
@@ -113,9 +127,16 @@ static void fov_channel(struct anim *a, uint32_t node, const float *times,
 		  ",\"interpolation\":\"STEP\"}", in, out);
 	sb_printf(&a->channels, "{\"sampler\":%" PRIu32 ",\"target\":{"
 		  "\"path\":\"pointer\",\"extensions\":{"
-		  "\"KHR_animation_pointer\":{\"pointer\":\"/cameras/%" PRIu32
-		  "/perspective/yfov\"}}}}", a->sampler_count++, camera);
+		  "\"KHR_animation_pointer\":{\"pointer\":", a->sampler_count++);
+	json_string(&a->channels, pointer);
+	sb_puts(&a->channels, "}}}}");
 	b->pointer_used = true;
+}
+
+void scene_anim_channel(struct anim *a, uint32_t node, bool rotation,
+			const float *times, const float *values, uint32_t n)
+{
+	add_channel(a, node, rotation ? 1 : 0, times, values, n, true);
 }
 
 /* F_Morpher records: STEP weights on every node of the base's mesh. */
@@ -535,6 +556,8 @@ static void add_animation(struct scene_build *b, uint32_t chunk,
 	else
 		scene_walk_anime(b, chunk, anim_record_controllers, &a);
 	weight_channels(&a, chunk);
+	if (a.cutscene)
+		scene_light_channels(b, &a);
 	if (a.sampler_count) {
 		struct strbuf *o = &b->animations.text;
 		glb_item(&b->animations);

@@ -381,6 +381,7 @@ static void build_free(struct scene_build *b)
 	free(b->frame_gnode);
 	scene_nodes_free(&b->cut);
 	free(b->game_place);
+	free(b->light_node_of);
 	glb_free(&b->g);
 	struct glb_list *lists[] = SCENE_LISTS(b);
 	for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)

@@ -81,6 +81,9 @@ struct scene_build {
 	 * none.  The placement node has the node's records but is never
 	 * hidden: the game draws a child of a hidden node. */
 	uint32_t *game_place;
+	/* A cutscene's lights: per object of its scene file, the gnode of
+	 * the light its F_DistantLight or F_OmniLight records drive. */
+	uint32_t *light_node_of;
 	struct glb g;
 	struct glb_list meshes, skins, materials, textures, samplers, images,
 			animations, cameras, lights;
@@ -187,6 +190,17 @@ void scene_morph_free(struct scene_build *b);
 
 /* Animations, cameras and lights (scene_anim.c). */
 int scene_add_animations(struct scene_build *b);
+/* In the animation being written: STEP channels of a node's translation
+ * or rotation (quaternions), or of what `pointer` names
+ * (KHR_animation_pointer; ncomp floats a key, only when they change). */
+struct anim;
+void scene_anim_channel(struct anim *a, uint32_t node, bool rotation,
+			const float *times, const float *values, uint32_t n);
+void scene_anim_pointer(struct anim *a, const char *pointer,
+			const float *times, const float *values, uint32_t n,
+			unsigned ncomp);
+/* A cutscene's lights' channels (scene_light.c), into its animation. */
+void scene_light_channels(struct scene_build *b, struct anim *a);
 int scene_add_cameras_and_lights(struct scene_build *b);
 /* KHR_lights_punctual lights of the light controllers (scene_light.c). */
 int scene_add_lights(struct scene_build *b);
