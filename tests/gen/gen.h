@@ -101,7 +101,8 @@ struct cutscene {
 	unsigned number;
 	uint32_t frames;
 	uint32_t seed;
-	bool rich;              /* every frame kind, a common-file link */
+	bool rich;              /* every frame kind, a common-file link; in
+				   the game's layout a missing target too */
 };
 
 void die(const char *fmt, ...);

@@ -24,8 +24,7 @@
 /* One animation being written. */
 struct anim {
 	struct scene_build *b;
-	struct strbuf samplers, channels;
-	uint32_t sampler_count;
+	struct scene_channels ch;
 	uint8_t *used;          /* per gnode and path: has a channel */
 	/* F_Camera and F_Obj records met so far: one key each. */
 	struct cam_key *keys;
@@ -50,9 +49,6 @@ struct cam_key {
 	bool place;     /* a placement node's: never hidden (scene_gltf.c) */
 };
 
-#define PATH_WEIGHTS 3
-static const char *const paths[4] = { "translation", "rotation", "scale",
-				      "weights" };
 
 /* glTF's vertical field of view, in radians, of F_Camera's horizontal
  * one in degrees (45 when it is not one) on a 4:3 picture. */
@@ -63,33 +59,11 @@ static float yfov_of(float hfov)
 	return (float)(2 * atan(tan(hfov * 3.14159265358979 / 360) / ASPECT));
 }
 
-/* A channel of n keys; weights: `targets` scalars a key. */
-static void add_channel_n(struct anim *a, uint32_t node, unsigned path,
-			  const float *times, const float *values, uint32_t n,
-			  bool step, uint32_t targets)
-{
-	struct scene_build *b = a->b;
-	uint32_t in = glb_floats(&b->g, times, n, 1, true, 0);
-	uint32_t out = path == PATH_WEIGHTS
-		       ? glb_floats(&b->g, values, n * targets, 1, false, 0)
-		       : glb_floats(&b->g, values, n, path == 1 ? 4 : 3,
-				    false, 0);
-	if (a->sampler_count) {
-		sb_puts(&a->samplers, ",");
-		sb_puts(&a->channels, ",");
-	}
-	sb_printf(&a->samplers, "{\"input\":%" PRIu32 ",\"output\":%" PRIu32
-		  ",\"interpolation\":\"%s\"}", in, out, step ? "STEP" : "LINEAR");
-	sb_printf(&a->channels, "{\"sampler\":%" PRIu32 ",\"target\":{\"node\":%"
-		  PRIu32 ",\"path\":\"%s\"}}", a->sampler_count++, node,
-		  paths[path]);
-}
-
 static void add_channel(struct anim *a, uint32_t node, unsigned path,
 			const float *times, const float *values, uint32_t n,
 			bool step)
 {
-	add_channel_n(a, node, path, times, values, n, step, 0);
+	scene_channel_add(&a->ch, node, path, times, values, n, step, 0);
 }
 
 /* A camera's field of view, which core glTF cannot animate: a STEP
@@ -104,39 +78,7 @@ static void fov_channel(struct anim *a, uint32_t node, const float *times,
 		return;
 	snprintf(pointer, sizeof pointer, "/cameras/%" PRIu32
 		 "/perspective/yfov", camera);
-	scene_anim_pointer(a, pointer, times, yfov, n, 1);
-}
-
-void scene_anim_pointer(struct anim *a, const char *pointer,
-			const float *times, const float *values, uint32_t n,
-			unsigned ncomp)
-{
-	struct scene_build *b = a->b;
-	uint32_t k = 1;
-	while (k < n && !memcmp(values + ncomp * k, values, ncomp * sizeof *values))
-		k++;
-	if (k >= n)
-		return;
-	uint32_t in = glb_floats(&b->g, times, n, 1, true, 0);
-	uint32_t out = glb_floats(&b->g, values, n, ncomp, false, 0);
-	if (a->sampler_count) {
-		sb_puts(&a->samplers, ",");
-		sb_puts(&a->channels, ",");
-	}
-	sb_printf(&a->samplers, "{\"input\":%" PRIu32 ",\"output\":%" PRIu32
-		  ",\"interpolation\":\"STEP\"}", in, out);
-	sb_printf(&a->channels, "{\"sampler\":%" PRIu32 ",\"target\":{"
-		  "\"path\":\"pointer\",\"extensions\":{"
-		  "\"KHR_animation_pointer\":{\"pointer\":", a->sampler_count++);
-	json_string(&a->channels, pointer);
-	sb_puts(&a->channels, "}}}}");
-	b->pointer_used = true;
-}
-
-void scene_anim_channel(struct anim *a, uint32_t node, bool rotation,
-			const float *times, const float *values, uint32_t n)
-{
-	add_channel(a, node, rotation ? 1 : 0, times, values, n, true);
+	scene_channel_pointer(&a->ch, pointer, times, yfov, n, 1);
 }
 
 /* F_Morpher records: STEP weights on every node of the base's mesh. */
@@ -150,8 +92,9 @@ static void weight_channels(struct anim *a, uint32_t chunk)
 			b->failed = true;
 		for (uint32_t g = 0; n && g < b->node_count; g++)
 			if (b->nodes[g].mesh == b->morph[j].mesh)
-				add_channel_n(a, g, PATH_WEIGHTS, times, weights,
-					      n, true, b->morph[j].count);
+				scene_channel_add(&a->ch, g, SCENE_PATH_WEIGHTS,
+						  times, weights, n, true,
+						  b->morph[j].count);
 		free(times);
 		free(weights);
 	}
@@ -535,7 +478,7 @@ static void *reserve_keys(struct anim *a, uint32_t chunk)
 static void add_animation(struct scene_build *b, uint32_t chunk,
 			  uint32_t *cam_node_of)
 {
-	struct anim a = { .b = b, .cam_node_of = cam_node_of,
+	struct anim a = { .b = b, .ch = { .b = b }, .cam_node_of = cam_node_of,
 			  .cutscene = chunk == FRAME_SECTION };
 	a.used = calloc((size_t)b->node_count * 3 + 3, 1);
 	if (!a.used || !reserve_keys(&a, chunk)) {
@@ -557,8 +500,8 @@ static void add_animation(struct scene_build *b, uint32_t chunk,
 		scene_walk_anime(b, chunk, anim_record_controllers, &a);
 	weight_channels(&a, chunk);
 	if (a.cutscene)
-		scene_light_channels(b, &a);
-	if (a.sampler_count) {
+		scene_light_channels(b, &a.ch);
+	if (a.ch.count) {
 		struct strbuf *o = &b->animations.text;
 		glb_item(&b->animations);
 		sb_puts(o, "{\"name\":");
@@ -567,14 +510,14 @@ static void add_animation(struct scene_build *b, uint32_t chunk,
 		else
 			json_string(o, scene_object_name(b, b->s->chunks[chunk].object));
 		sb_puts(o, ",\"samplers\":[");
-		sb_append(o, a.samplers.data, a.samplers.len);
+		sb_append(o, a.ch.samplers.data, a.ch.samplers.len);
 		sb_puts(o, "],\"channels\":[");
-		sb_append(o, a.channels.data, a.channels.len);
+		sb_append(o, a.ch.channels.data, a.ch.channels.len);
 		sb_puts(o, "]}");
 	}
-	b->failed |= a.samplers.failed || a.channels.failed;
-	sb_free(&a.samplers);
-	sb_free(&a.channels);
+	b->failed |= a.ch.samplers.failed || a.ch.channels.failed;
+	sb_free(&a.ch.samplers);
+	sb_free(&a.ch.channels);
 	free(a.keys);
 	free(a.used);
 	scene_visibility_free(a.vis, b->cut.count);

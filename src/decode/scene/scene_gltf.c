@@ -177,20 +177,6 @@ static int add_game_nodes(struct scene_build *b)
 	return rc;
 }
 
-uint32_t scene_game_place(const struct scene_build *b, uint32_t g)
-{
-	if (!b->game || g < b->game_gnode || g - b->game_gnode >= b->cut.count)
-		return GNONE;
-	return b->game_place[g - b->game_gnode];
-}
-
-const struct scene_node *scene_game_node(const struct scene_build *b,
-					 uint32_t g)
-{
-	if (!b->game || g < b->game_gnode || g - b->game_gnode >= b->cut.count)
-		return NULL;
-	return &b->cut.nodes[g - b->game_gnode];
-}
 
 /* Per object of the scene file, the gnode its F_Obj records move. */
 static int map_frame_objects(struct scene_build *b)

@@ -114,6 +114,24 @@ static inline uint32_t gnode_of_pose(const struct scene_part *p, uint32_t n)
 	       ? p->gnode_of[n] : ROOT_NODE;
 }
 
+/* An animation's samplers and channels as they are written
+ * (scene_channel.c): a channel of n keys on a node's path (translation,
+ * rotation as quaternions, scale; weights: `targets` scalars a key), or
+ * a STEP one on what `pointer` names (KHR_animation_pointer; ncomp
+ * floats a key), made only when the values change. */
+struct scene_channels {
+	struct scene_build *b;
+	struct strbuf samplers, channels;
+	uint32_t count;
+};
+#define SCENE_PATH_WEIGHTS 3
+void scene_channel_add(struct scene_channels *c, uint32_t node,
+		       unsigned path, const float *times, const float *values,
+		       uint32_t n, bool step, uint32_t targets);
+void scene_channel_pointer(struct scene_channels *c, const char *pointer,
+			   const float *times, const float *values,
+			   uint32_t n, unsigned ncomp);
+
 /* The base the parts share (scene_base.c).  A new gnode below parent
  * named name (copied). */
 uint32_t scene_add_node(struct scene_build *b, const char *name,
@@ -190,17 +208,8 @@ void scene_morph_free(struct scene_build *b);
 
 /* Animations, cameras and lights (scene_anim.c). */
 int scene_add_animations(struct scene_build *b);
-/* In the animation being written: STEP channels of a node's translation
- * or rotation (quaternions), or of what `pointer` names
- * (KHR_animation_pointer; ncomp floats a key, only when they change). */
-struct anim;
-void scene_anim_channel(struct anim *a, uint32_t node, bool rotation,
-			const float *times, const float *values, uint32_t n);
-void scene_anim_pointer(struct anim *a, const char *pointer,
-			const float *times, const float *values, uint32_t n,
-			unsigned ncomp);
 /* A cutscene's lights' channels (scene_light.c), into its animation. */
-void scene_light_channels(struct scene_build *b, struct anim *a);
+void scene_light_channels(struct scene_build *b, struct scene_channels *c);
 int scene_add_cameras_and_lights(struct scene_build *b);
 /* KHR_lights_punctual lights of the light controllers (scene_light.c). */
 int scene_add_lights(struct scene_build *b);

@@ -202,7 +202,7 @@ static int cut_lights_walk(struct scene_build *b, struct cut_lights *c)
 /* One light's channels: its node's translation (omni) or rotation
  * (distant), and through KHR_animation_pointer its colour, intensity
  * and range where they change; a last key at the cutscene's end. */
-static void light_channels(struct scene_build *b, struct anim *a,
+static void light_channels(struct scene_build *b, struct scene_channels *a,
 			   const struct cut_lights *c, uint32_t node)
 {
 	size_t n = 0;
@@ -247,17 +247,17 @@ static void light_channels(struct scene_build *b, struct anim *a,
 	if (k) {
 		char p[80];
 		uint32_t light = b->nodes[node].light;
-		scene_anim_channel(a, node, !omni, times, v, k);
+		scene_channel_add(a, node, omni ? 0 : 1, times, v, k, true, 0);
 		snprintf(p, sizeof p, "/extensions/KHR_lights_punctual/lights/%"
 			 PRIu32 "/color", light);
-		scene_anim_pointer(a, p, times, colour, k, 3);
+		scene_channel_pointer(a, p, times, colour, k, 3);
 		snprintf(p, sizeof p, "/extensions/KHR_lights_punctual/lights/%"
 			 PRIu32 "/intensity", light);
-		scene_anim_pointer(a, p, times, in, k, 1);
+		scene_channel_pointer(a, p, times, in, k, 1);
 		snprintf(p, sizeof p, "/extensions/KHR_lights_punctual/lights/%"
 			 PRIu32 "/range", light);
 		if (omni && ranged)
-			scene_anim_pointer(a, p, times, range, k, 1);
+			scene_channel_pointer(a, p, times, range, k, 1);
 	}
 	free(times);
 	free(v);
@@ -266,7 +266,7 @@ static void light_channels(struct scene_build *b, struct anim *a,
 	free(colour);
 }
 
-void scene_light_channels(struct scene_build *b, struct anim *a)
+void scene_light_channels(struct scene_build *b, struct scene_channels *a)
 {
 	struct cut_lights c;
 	if (cut_lights_walk(b, &c) < 0)

@@ -114,14 +114,71 @@ static struct scene_def by_name(const struct finder *fd, uint32_t k,
 	return (struct scene_def){ SCENE_NOWHERE, 0 };
 }
 
-/* Where a model word of the scene file's Obj chunk is: a '#' model is
- * the source's that defines it. */
-static struct scene_def scene_model(const struct finder *fd, uint32_t m)
+/* Where the scene file's object o is defined (f->def_of). */
+static struct scene_def def_of(const struct finder *fd, uint32_t o)
 {
 	const struct scene_frames *f = fd->f;
-	if (!m || m >= f->s->object_count)
+	if (!o || o >= f->s->object_count)
 		return (struct scene_def){ SCENE_NOWHERE, 0 };
-	return scene_frames_def(f, m);
+	return f->def_of[o];
+}
+
+/* One step of a chain: ON when it moved on to *file, *at; DONE when it
+ * reached an Obj (*model: its model, or none) or, without the sources,
+ * a '#' entry that a source defines; MISSING when nothing follows. */
+enum { STEP_ON, STEP_DONE, STEP_MISSING };
+
+/* An ExtObj's target within its file, or 0. */
+static uint32_t ext_target(const struct file_chunks *fc, uint32_t at)
+{
+	uint32_t t = chunk_word(fc, fc->ext[at], 2);
+	return t < fc->s->object_count ? t : 0;
+}
+
+static int step_scene(struct finder *fd, uint32_t *file, uint32_t *at,
+		      struct scene_def *model)
+{
+	const struct file_chunks *fc = &fd->scene;
+	if (fc->obj[*at] != NONE) {
+		*model = def_of(fd, chunk_word(fc, fc->obj[*at], 2));
+		return STEP_DONE;
+	}
+	if (fc->ext[*at] != NONE)
+		return (*at = ext_target(fc, *at)) ? STEP_ON : STEP_MISSING;
+	struct scene_def d = marked_elsewhere(fc->s, *at) ? def_of(fd, *at)
+			     : (struct scene_def){ SCENE_NOWHERE, 0 };
+	if (d.source == SCENE_NOWHERE)
+		return STEP_MISSING;
+	if (!fd->src)
+		return STEP_DONE;       /* defined; the rest is unseen */
+	if (d.source >= fd->count ||
+	    d.object >= fd->src[d.source].s->object_count)
+		return STEP_MISSING;
+	*file = d.source;
+	*at = d.object;
+	return STEP_ON;
+}
+
+static int step_source(struct finder *fd, uint32_t *file, uint32_t *at,
+		       struct scene_def *model)
+{
+	const struct file_chunks *fc = &fd->src[*file];
+	if (fc->obj[*at] != NONE) {
+		uint32_t m = chunk_word(fc, fc->obj[*at], 2);
+		if (m && m < fc->s->object_count)
+			*model = (struct scene_def){ *file, m };
+		return STEP_DONE;
+	}
+	if (fc->ext[*at] != NONE)
+		return (*at = ext_target(fc, *at)) ? STEP_ON : STEP_MISSING;
+	struct scene_def d = marked_elsewhere(fc->s, *at)
+		? by_name(fd, *file, *at)
+		: (struct scene_def){ SCENE_NOWHERE, 0 };
+	if (d.source == SCENE_NOWHERE)
+		return STEP_MISSING;
+	*file = d.source;
+	*at = d.object;
+	return STEP_ON;
 }
 
 /* Follows node object o of the scene file to the Obj that gives its
@@ -130,67 +187,24 @@ static struct scene_def scene_model(const struct finder *fd, uint32_t m)
  * the chain goes round (said in problems). */
 static int resolve(struct finder *fd, uint32_t o, struct scene_def *model)
 {
-	char b1[24], b2[24];
-	const char *node = scene_name(fd, o, b1, sizeof b1);
-	uint32_t file = SCENE_FILE, at = o;
+	uint32_t file = SCENE_FILE, at = o, last = o;
 	*model = (struct scene_def){ SCENE_NOWHERE, 0 };
-	unsigned step = 0;
-	for (; step < MAX_STEPS; step++) {
-		if (file == SCENE_FILE) {
-			const struct file_chunks *fc = &fd->scene;
-			if (fc->obj[at] != NONE) {
-				*model = scene_model(fd, chunk_word(fc,
-						     fc->obj[at], 2));
-				return 0;
-			}
-			if (fc->ext[at] != NONE) {
-				uint32_t t = chunk_word(fc, fc->ext[at], 2);
-				if (!t || t >= fc->s->object_count)
-					break;
-				at = t;
-				continue;
-			}
-			struct scene_def d = marked_elsewhere(fc->s, at)
-				? scene_frames_def(fd->f, at)
-				: (struct scene_def){ SCENE_NOWHERE, 0 };
-			if (d.source == SCENE_NOWHERE)
-				break;
-			if (!fd->src)
-				return 0;       /* defined; the rest is unseen */
-			if (d.source >= fd->count ||
-			    d.object >= fd->src[d.source].s->object_count)
-				break;
-			file = d.source;
-			at = d.object;
-			continue;
-		}
-		const struct file_chunks *fc = &fd->src[file];
-		if (fc->obj[at] != NONE) {
-			uint32_t m = chunk_word(fc, fc->obj[at], 2);
-			if (m && m < fc->s->object_count)
-				*model = (struct scene_def){ file, m };
-			return 0;
-		}
-		if (fc->ext[at] != NONE) {
-			uint32_t t = chunk_word(fc, fc->ext[at], 2);
-			if (!t || t >= fc->s->object_count)
-				break;
-			at = t;
-			continue;
-		}
-		struct scene_def d = marked_elsewhere(fc->s, at)
-			? by_name(fd, file, at)
-			: (struct scene_def){ SCENE_NOWHERE, 0 };
-		if (d.source == SCENE_NOWHERE)
-			break;
-		file = d.source;
-		at = d.object;
+	int step = STEP_ON;
+	for (unsigned n = 0; n < MAX_STEPS && step == STEP_ON; n++) {
+		last = at;
+		step = file == SCENE_FILE ? step_scene(fd, &file, &at, model)
+					  : step_source(fd, &file, &at, model);
 	}
+	if (step == STEP_DONE)
+		return 0;
 	if (fd->problems) {
-		const char *t = file == SCENE_FILE ? scene_name(fd, at, b2,
-								sizeof b2)
-			: (const char *)fd->src[file].s->objects[at].name;
-		if (step == MAX_STEPS)
+		char b1[24], b2[24];
+		const char *node = scene_name(fd, o, b1, sizeof b1);
+		/* The entry the chain could not follow: where it stopped. */
+		const char *t = file == SCENE_FILE
+			? scene_name(fd, at ? at : last, b2, sizeof b2)
+			: (const char *)fd->src[file].s->objects[at ? at : last].name;
+		if (step == STEP_ON)
 			sb_printf(fd->problems, "nodes: %s: its ExtObj "
 				  "targets go round in a circle: left out\n",
 				  node);
