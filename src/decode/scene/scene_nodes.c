@@ -358,8 +358,19 @@ bool scene_nodes_game_layout(const struct scene_frames *f)
 {
 	const struct ccsf_scene *s = f->s;
 	/* A Clump node with an Obj or ExtObj chunk of the scene file's
-	 * own: the game's layout.  A Clump of '#' stubs alone is not. */
-	for (uint32_t i = 0; i < s->chunk_count; i++) {
+	 * own: the game's layout.  A Clump of '#' stubs alone is not.  One
+	 * pass marks the objects with such chunks: a 10-minute cutscene
+	 * has 180,000 chunks, and this is asked at each walk. */
+	uint8_t *own = calloc(s->object_count ? s->object_count : 1, 1);
+	bool game = false;
+	for (uint32_t i = 0; own && i < s->chunk_count; i++) {
+		const struct ccsf_chunk *c = &s->chunks[i];
+		if (!c->in_frames && (c->kind == CCSF_OBJ ||
+				      c->kind == CCSF_EXTOBJ) &&
+		    c->object < s->object_count)
+			own[c->object] = 1;
+	}
+	for (uint32_t i = 0; own && !game && i < s->chunk_count; i++) {
 		size_t plen;
 		const struct ccsf_chunk *c = &s->chunks[i];
 		const uint8_t *p = c->kind == CCSF_CLUMP && !c->in_frames
@@ -367,16 +378,14 @@ bool scene_nodes_game_layout(const struct scene_frames *f)
 		if (!p || plen < 8)
 			continue;
 		uint32_t k = rd_u16le(p + 4);
-		for (uint32_t j = 0; j < k && 8 + 4 * (size_t)j + 4 <= plen; j++) {
+		for (uint32_t j = 0; j < k && 8 + 4 * (size_t)j + 4 <= plen &&
+		     !game; j++) {
 			uint32_t o = rd_u32le(p + 8 + 4 * j);
-			uint32_t chunk;
-			if (o && o < s->object_count &&
-			    (ccsf_find_owned(s, CCSF_OBJ, o, &chunk) == 0 ||
-			     ccsf_find_owned(s, CCSF_EXTOBJ, o, &chunk) == 0))
-				return true;
+			game = o && o < s->object_count && own[o];
 		}
 	}
-	return false;
+	free(own);
+	return game;
 }
 
 int scene_nodes_find(const struct scene_source *src, uint32_t count,
