@@ -127,6 +127,10 @@ static int cmd_full(const char *dir, bool real, unsigned members, int level,
 		put_cutscene(&ao, &c, &r);
 	}
 	put_common_setup(&ao, rng_mtime(&r));
+	/* A fourth, laid out as the game's cutscenes are. */
+	struct cutscene g = { .number = 4, .frames = 600, .seed = 1004,
+			      .rich = true };
+	put_cutscene_game(&ao, &g, &r);
 	uint64_t str_inflated = ao.inflated;
 	uint64_t str_size = archive_close(&ao);
 	free(path);

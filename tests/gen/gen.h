@@ -101,7 +101,8 @@ struct cutscene {
 	unsigned number;
 	uint32_t frames;
 	uint32_t seed;
-	bool rich;              /* every frame kind, a common-file link */
+	bool rich;              /* every frame kind, a common-file link; in
+				   the game's layout a missing target too */
 };
 
 void die(const char *fmt, ...);
@@ -162,6 +163,9 @@ void cutscene_extras(struct ccsw *w, uint32_t frame, uint32_t cam,
 void put_cutscene(struct archive_out *ao, const struct cutscene *c,
 			 struct rng *r);
 void put_common_setup(struct archive_out *ao, uint32_t mtime);
+/* A pair laid out as the game's cutscenes are (gen_cutscene_game.c). */
+void put_cutscene_game(struct archive_out *ao, const struct cutscene *c,
+		       struct rng *r);
 void write_plain_files(const char *dir, size_t outside_bytes);
 unsigned exe_category(const char *fname);
 void exe_index_add(struct exe_index *x, const char *fname, uint64_t offset,

@@ -501,6 +501,10 @@ int cmd_sample(const char *dir, const char *raw, const char *exes)
 	put_cutscene(&ao, &c, &r);
 	/* Last, so the pair's members keep their places. */
 	put_common_setup(&ao, rng_mtime(&r));
+	/* After it, so that nothing before moves: str0002, laid out as the
+	 * game's cutscenes are. */
+	struct cutscene g = { .number = 2, .frames = 60, .seed = 200 };
+	put_cutscene_game(&ao, &g, &r);
 	archive_close(&ao);
 	free(path);
 	/* The executable holds both archives' tables. */
