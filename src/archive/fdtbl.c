@@ -108,29 +108,35 @@ static int read_category(const struct elf_image *e, struct fdtbl *t,
 	return -EINVAL;
 }
 
-int fdtbl_read(const uint8_t *exe, size_t len, struct fdtbl *t, struct reason *why)
+int fdtbl_read_elf(const struct elf_image *e, struct fdtbl *t,
+		   struct reason *why)
 {
 	memset(t, 0, sizeof *t);
-	struct elf_image e;
-	int rc = elf_open(&e, exe, len, why);
 	const uint8_t *ptrs = NULL, *offs = NULL;
+	int rc = find_tables(e, &ptrs, &offs, why);
 	if (rc == 0)
-		rc = find_tables(&e, &ptrs, &offs, why);
-	if (rc == 0)
-		t->base_at = (size_t)(offs - exe);
+		t->base_at = (size_t)(offs - e->data);
 	size_t cap = 0;
 	for (unsigned c = 0; rc == 0 && c < FDTBL_CATEGORIES; c++) {
 		uint32_t addr = rd_u32le(ptrs + 4 * c);
 		uint64_t base = rd_u32le(offs + 8 * c) |
 				(uint64_t)rd_u32le(offs + 8 * c + 4) << 32;
 		t->base[c] = base;
-		category_name(&e, addr, c, t->category[c]);
+		category_name(e, addr, c, t->category[c]);
 		if (addr)
-			rc = read_category(&e, t, &cap, c, addr, base, why);
+			rc = read_category(e, t, &cap, c, addr, base, why);
 	}
 	if (rc < 0)
 		fdtbl_free(t);
 	return rc;
+}
+
+int fdtbl_read(const uint8_t *exe, size_t len, struct fdtbl *t, struct reason *why)
+{
+	memset(t, 0, sizeof *t);
+	struct elf_image e;
+	int rc = elf_open(&e, exe, len, why);
+	return rc < 0 ? rc : fdtbl_read_elf(&e, t, why);
 }
 
 void fdtbl_free(struct fdtbl *t)

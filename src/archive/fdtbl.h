@@ -42,6 +42,10 @@ struct fdtbl {
  * pointer leads outside it, a table has no end or a record is not on a
  * sector; -ENOMEM.  why says which.  The table is empty on failure. */
 int fdtbl_read(const uint8_t *exe, size_t len, struct fdtbl *t, struct reason *why);
+/* The same from an executable opened (and given its symbols). */
+struct elf_image;
+int fdtbl_read_elf(const struct elf_image *e, struct fdtbl *t,
+		   struct reason *why);
 void fdtbl_free(struct fdtbl *t);
 
 /* The gzip member's own name for an entry: lower case, .CCS as .cmp. */

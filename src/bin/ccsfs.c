@@ -13,7 +13,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "edit/overlay.h"
 #include "fuse/fuse_ops.h"
+#include "fuse/fuse_write.h"
 #include "fuse/loop.h"
 #include "fuse/push.h"
 #include "tree/tree.h"
@@ -36,6 +38,8 @@ struct options {
 	char *max_member;
 	char *png_level;
 	char *busy_poll;
+	char *overlay;
+	char *symbols;
 	int no_readahead;
 	int show_help;
 	int show_version;
@@ -47,6 +51,8 @@ static const struct fuse_opt option_spec[] = {
 	OPT("max_member=%s", max_member),
 	OPT("png_level=%s", png_level),
 	OPT("busy_poll=%s", busy_poll),
+	OPT("overlay=%s", overlay),
+	OPT("symbols=%s", symbols),
 	OPT("noreadahead", no_readahead),
 	OPT("-h", show_help),
 	OPT("--help", show_help),
@@ -59,7 +65,8 @@ static void usage(const char *prog)
 {
 	printf("usage: %s [options] SOURCE MOUNTPOINT\n"
 	       "\n"
-	       "Mounts the .hack// game archives of SOURCE read-only at MOUNTPOINT.\n"
+	       "Mounts the .hack// game archives of SOURCE read-only at MOUNTPOINT\n"
+	       "(writable with -o overlay=DIR, SOURCE never written).\n"
 	       "SOURCE is a disc image, a directory holding a disc's files, or a\n"
 	       "single archive (DATA.BIN, STREAM/STR1.BIN ...) or model database,\n"
 	       "told apart by their content.  On a disc whose SYSTEM.CNF names an\n"
@@ -80,6 +87,16 @@ static void usage(const char *prog)
 	       "                           job ahead (after each job) before\n"
 	       "                           sleeping (0-100000, default 200;\n"
 	       "                           0: never)\n"
+	       "    -o overlay=DIR         writable: every edit kept in DIR as a\n"
+	       "                           file at its path in the tree, taken\n"
+	       "                           when closed and again at each mount\n"
+	       "                           (%%edits.txt lists them); one mount\n"
+	       "                           at a time on DIR\n"
+	       "    -o symbols=FILE        the symbols of an executable without\n"
+	       "                           them (a later volume's): a list as nm\n"
+	       "                           writes it, ADDRESS [TYPE] NAME a line;\n"
+	       "                           the index, stream and text tables are\n"
+	       "                           then found through it\n"
 	       "    -o noreadahead         inflate, make, populate or list\n"
 	       "                           nothing ahead of a reader or a\n"
 	       "                           listing on other threads (nor\n"
@@ -167,7 +184,7 @@ static int loop_threads(struct fuse_session *se,
 }
 
 static int serve(struct fuse_session *se, const struct fuse_cmdline_opts *cl,
-		 struct fs *fs, unsigned busy_poll)
+		 struct fs *fs, unsigned busy_poll, struct overlay **ov)
 {
 	if (fuse_set_signal_handlers(se) != 0)
 		return 1;
@@ -175,14 +192,23 @@ static int serve(struct fuse_session *se, const struct fuse_cmdline_opts *cl,
 	if (fuse_session_mount(se, cl->mountpoint) == 0) {
 		log_init(cl->foreground);
 		if (fuse_daemonize(cl->foreground) == 0) {
-			/* After the fork: threads do not survive it. */
-			if (push_start(se, fs) < 0)
+			/* After the fork: threads do not survive it.  An
+			 * overlay's edits change what the kernel would be
+			 * handed: no members go to its page cache. */
+			if (*ov)
+				overlay_load(*ov);
+			else if (push_start(se, fs) < 0)
 				log_error("no thread to hand members to the "
 					  "kernel: they are inflated again");
 			tree_reclaim_start(fs);
 			archive_dir_warm(fs);
 			rc = cl->singlethread ? fuse_session_loop(se)
 					      : loop_threads(se, cl, busy_poll);
+			/* Unmounted: the overlay's folder is free for the
+			 * next mount now, not once the cache is freed. */
+			fuse_write_set(NULL);
+			overlay_close(*ov);
+			*ov = NULL;
 			push_stop();
 			/* What the cache's bound cost, for whoever sizes
 			 * it: folders made again when used again. */
@@ -205,6 +231,38 @@ static int serve(struct fuse_session *se, const struct fuse_cmdline_opts *cl,
 	return rc == 0 || rc == SIGTERM || rc == SIGINT || rc == SIGHUP ? 0 : 1;
 }
 
+static int number_options(const struct options *o, size_t *cache_size,
+			  size_t *max_member, unsigned *png_level,
+			  unsigned *busy_poll)
+{
+	if (size_option(o->cache_size, "cache_size", DEFAULT_CACHE_SIZE,
+			cache_size) < 0 ||
+	    size_option(o->max_member, "max_member", DEFAULT_MAX_MEMBER,
+			max_member) < 0 ||
+	    uint_option(o->png_level, "png_level", 0, 9, png_level) < 0 ||
+	    uint_option(o->busy_poll, "busy_poll", DEFAULT_BUSY_POLL_US,
+			MAX_BUSY_POLL_US, busy_poll) < 0)
+		return -1;
+	return 0;
+}
+
+/* The kernel's options: read-only but with an overlay, and the source
+ * as the mount's name. */
+static void mount_options(struct fuse_args *args, const char *source,
+			  bool rw)
+{
+	const char *ro = rw ? "" : "ro,";
+	char fsname[4200];
+	snprintf(fsname, sizeof fsname, "-o%ssubtype=ccsfs,fsname=%s", ro,
+		 source);
+	/* fsname is parsed as an option list: a comma would split it. */
+	if (strchr(source, ',') || fuse_opt_add_arg(args, fsname) != 0) {
+		snprintf(fsname, sizeof fsname, "-o%ssubtype=ccsfs,fsname=ccsfs",
+			 ro);
+		fuse_opt_add_arg(args, fsname);
+	}
+}
+
 static int run(struct fuse_args *args, struct options *o)
 {
 	struct fuse_cmdline_opts cl;
@@ -213,15 +271,11 @@ static int run(struct fuse_args *args, struct options *o)
 		return 1;
 	int status = 1;
 	struct fs *fs = NULL;
+	struct overlay *ov = NULL;
 	size_t cache_size, max_member;
 	unsigned png_level, busy_poll;
-	if (size_option(o->cache_size, "cache_size", DEFAULT_CACHE_SIZE,
-			&cache_size) < 0 ||
-	    size_option(o->max_member, "max_member", DEFAULT_MAX_MEMBER,
-			&max_member) < 0 ||
-	    uint_option(o->png_level, "png_level", 0, 9, &png_level) < 0 ||
-	    uint_option(o->busy_poll, "busy_poll", DEFAULT_BUSY_POLL_US,
-			MAX_BUSY_POLL_US, &busy_poll) < 0)
+	if (number_options(o, &cache_size, &max_member, &png_level,
+			   &busy_poll) < 0)
 		goto out;
 	if (!o->source || !cl.mountpoint) {
 		fprintf(stderr, "ccsfs: %s\nTry 'ccsfs --help'.\n", !o->source ?
@@ -239,23 +293,32 @@ static int run(struct fuse_args *args, struct options *o)
 	if (o->no_readahead)
 		readahead_disable(fs_readahead(fs));
 	char err[512];
-	if (source_open(fs, o->source, err, sizeof err) < 0) {
+	if (source_open_symbols(fs, o->source, o->symbols, err,
+				sizeof err) < 0) {
 		fprintf(stderr, "ccsfs: %s\n", err);
 		goto out;
 	}
-	char fsname[4200];
-	snprintf(fsname, sizeof fsname, "-oro,subtype=ccsfs,fsname=%s",
-		 o->source);
-	/* fsname is parsed as an option list: a comma would split it. */
-	if (strchr(o->source, ',') || fuse_opt_add_arg(args, fsname) != 0)
-		fuse_opt_add_arg(args, "-oro,subtype=ccsfs,fsname=ccsfs");
-	struct fuse_session *se = fuse_session_new(args, &ccsfs_ops,
-						   sizeof ccsfs_ops, fs);
+	struct fuse_lowlevel_ops ops = ccsfs_ops;
+	/* The lock now, before the mount: a second mount on the same
+	 * folder is refused here, where the user sees why. */
+	if (o->overlay && overlay_open(fs, o->overlay, 0, &ov, err,
+				       sizeof err) < 0) {
+		fprintf(stderr, "ccsfs: -o overlay: %s\n", err);
+		goto out;
+	}
+	if (ov) {
+		fuse_write_set(ov);
+		fuse_write_ops(&ops);
+	}
+	mount_options(args, o->source, ov != NULL);
+	struct fuse_session *se = fuse_session_new(args, &ops, sizeof ops, fs);
 	if (se) {
-		status = serve(se, &cl, fs, busy_poll);
+		status = serve(se, &cl, fs, busy_poll, &ov);
 		fuse_session_destroy(se);
 	}
 out:
+	fuse_write_set(NULL);
+	overlay_close(ov);
 	if (fs)
 		fs_free(fs);
 	free(cl.mountpoint);
@@ -297,5 +360,6 @@ int main(int argc, char *argv[])
 	free(o.max_member);
 	free(o.png_level);
 	free(o.busy_poll);
+	free(o.overlay);
 	return status;
 }

@@ -28,6 +28,7 @@ enum { EXIT_OK = 0, EXIT_PROBLEMS = 1, EXIT_USAGE = 2 };
 
 struct options {
 	const char *source;
+	const char *symbols;    /* --symbols=FILE, or NULL */
 	size_t cache_size;
 	unsigned jobs;          /* worker threads; 0: one per core */
 	bool json, help, version;
@@ -41,7 +42,8 @@ static void usage(void)
 	       "all of its bytes, without mounting: every archive, member, object and\n"
 	       "model database.  Prints one line per problem, PATH: what failed (the\n"
 	       "lines of the tree's error.txt files, files that cannot be read, and\n"
-	       "where DATA/DATA.BIN and the game's index in the executable disagree),\n"
+	       "where DATA/DATA.BIN and the game's index in the executable disagree,\n"
+	       "and where a STREAM archive and the stream tables do),\n"
 	       "then a summary.  Exit status: 0 all is well, 1 problems, 2 usage.\n"
 	       "\n"
 	       "options:\n"
@@ -50,6 +52,9 @@ static void usage(void)
 	       "    --jobs=N               N worker threads (default one per core,\n"
 	       "                           two at least; at most 8)\n"
 	       "    --json                 one JSON object on stdout, for scripts\n"
+	       "    --symbols=FILE         the symbols of an executable without\n"
+	       "                           them: an nm-style list, ADDRESS [TYPE]\n"
+	       "                           NAME a line (as ccsfs -o symbols=)\n"
 	       "    -h, --help             this help\n"
 	       "    -V, --version          the version\n");
 }
@@ -69,6 +74,8 @@ static int parse_option(struct options *o, const char *a)
 		o->version = true;
 	else if (!strcmp(a, "--json"))
 		o->json = true;
+	else if (!strncmp(a, "--symbols=", 10) && a[10])
+		o->symbols = a + 10;
 	else if (!strncmp(a, "--cache-size=", 13)) {
 		o->cache_size = numfmt_parse_size(a + 13);
 		if (!o->cache_size)
@@ -190,7 +197,8 @@ static int run(const struct options *o)
 	readahead_disable(fs_readahead(fs));
 	char err[512];
 	int status = EXIT_USAGE;
-	if (source_open(fs, o->source, err, sizeof err) < 0)
+	if (source_open_symbols(fs, o->source, o->symbols, err,
+				sizeof err) < 0)
 		fprintf(stderr, PROG ": %s\n", err);
 	else
 		status = walk(fs, o);

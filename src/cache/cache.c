@@ -422,6 +422,39 @@ void cache_put(struct cache *c, struct cache_ref *ref)
 	ref->len = 0;
 }
 
+/* Under c->lock: v leaves the table and its list; its last put frees
+ * it.  No ghost is kept: its key is to be filled again as new. */
+static void forget(struct cache *c, struct cache_value *v)
+{
+	list_unlink(list_of(c, v), v);
+	table_remove(c, v);
+	if (c->newest == v)
+		c->newest = NULL;
+	if (!v->refs)
+		value_release(c, v);
+}
+
+void cache_forget(struct cache *c, uint64_t key)
+{
+	pthread_mutex_lock(&c->lock);
+	struct cache_value *v = table_find(c, key);
+	if (v && v->ready)
+		forget(c, v);
+	unlock(c);
+}
+
+void cache_forget_made(struct cache *c)
+{
+	pthread_mutex_lock(&c->lock);
+	for (size_t b = 0; b < c->buckets; b++)
+		for (struct cache_value *v = c->table[b], *next; v; v = next) {
+			next = v->hnext;
+			if (v->ready && v->made_file)
+				forget(c, v);
+		}
+	unlock(c);
+}
+
 bool cache_holds(struct cache *c, uint64_t key)
 {
 	pthread_mutex_lock(&c->lock);

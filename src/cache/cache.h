@@ -47,6 +47,11 @@ void cache_put(struct cache *c, struct cache_ref *ref);
 /* True while the key's value is cached or being filled: work ahead of a
  * reader skips it, where a cache_get would only hit or wait. */
 bool cache_holds(struct cache *c, uint64_t key);
+/* Drops the value of key, or every made file's (cache_get_made), so that
+ * the next get fills it again: what it was made from was edited.  A value
+ * in use stays valid until its last put. */
+void cache_forget(struct cache *c, uint64_t key);
+void cache_forget_made(struct cache *c);
 
 /* Calls fn, unlocked, for each value cache_get filled (not a made one)
  * as the cache evicts it, with a reference that fn must cache_put: the

@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include "fuse/fuse_ops.h"
+#include "fuse/fuse_write.h"
+#include "fuse/spare.h"
 #include "tree/tree.h"
 #include "util/bufpool.h"
 
@@ -27,7 +29,7 @@ static struct fs *fs_of(fuse_req_t req)
 	return fuse_req_userdata(req);
 }
 
-fuse_ino_t ino_of(struct node *n)
+fuse_ino_t fuse_ops_ino(struct node *n)
 {
 	_Static_assert(sizeof(fuse_ino_t) >= sizeof(uint64_t),
 		       "a tree handle fits a FUSE inode number");
@@ -40,11 +42,21 @@ static struct node *node_of(struct fs *fs, fuse_ino_t ino)
 	return tree_node(fs, (uint64_t)ino);
 }
 
+/* How long the kernel may trust what it was told: the source never
+ * changes under a read-only mount; an overlay mount's files change with
+ * every edit, so it asks again each time. */
+static double timeout(void)
+{
+	return fuse_write_on() ? 0.0 : CCSFS_TIMEOUT;
+}
+
 /* A file that exists but cannot be made is listed with size 0; opening
  * it reports the EIO. */
 static int node_attr(struct fs *fs, struct node *n, struct stat *st)
 {
 	int rc = tree_stat(fs, n, st);
+	if (rc == 0)
+		fuse_write_attr(fs, n, st);
 	if (rc == -EIO && tree_is_file(n)) {
 		memset(st, 0, sizeof *st);
 		st->st_ino = tree_ino(n);
@@ -65,10 +77,10 @@ static int fill_entry(struct fs *fs, struct node *n,
 	int rc = node_attr(fs, n, &e->attr);
 	if (rc < 0)
 		return rc;
-	e->ino = ino_of(n);
+	e->ino = fuse_ops_ino(n);
 	e->generation = 1;
-	e->attr_timeout = CCSFS_TIMEOUT;
-	e->entry_timeout = CCSFS_TIMEOUT;
+	e->attr_timeout = timeout();
+	e->entry_timeout = timeout();
 	return 0;
 }
 
@@ -83,7 +95,13 @@ static void ccsfs_init(void *userdata, struct fuse_conn_info *conn)
 	(void)userdata;
 	if (conn->capable & FUSE_CAP_CACHE_SYMLINKS)
 		conn->want |= FUSE_CAP_CACHE_SYMLINKS;
-	kernel_opens_dirs = conn->capable & FUSE_CAP_NO_OPENDIR_SUPPORT;
+	/* A folder the kernel opens itself it also keeps: not while edits
+	 * change what a member's folder holds. */
+	kernel_opens_dirs = conn->capable & FUSE_CAP_NO_OPENDIR_SUPPORT &&
+			    !fuse_write_on();
+	/* An O_TRUNC open comes with its flag, not as a truncate after. */
+	if (fuse_write_on() && (conn->capable & FUSE_CAP_ATOMIC_O_TRUNC))
+		conn->want |= FUSE_CAP_ATOMIC_O_TRUNC;
 }
 
 /* Every callback looks at nodes only between these: the tree lets no
@@ -102,10 +120,17 @@ static void lookup(fuse_req_t req, struct fs *fs, fuse_ino_t parent,
 	struct node *dir = node_of(fs, parent);
 	struct node *n = dir ? tree_child(fs, dir, name, &err) : NULL;
 	struct fuse_entry_param e;
+	if (!n && err == -ENOENT && fuse_write_on())
+		err = spare_lookup(fs, dir, name, &e);
+	if (!n && err == 0) {
+		fuse_reply_entry(req, &e);      /* the overlay folder's file */
+		return;
+	}
 	if (!n && err == -ENOENT) {
-		/* Remembered as absent: nothing appears later. */
+		/* Remembered as absent: nothing appears later but through
+		 * an overlay. */
 		memset(&e, 0, sizeof e);
-		e.entry_timeout = CCSFS_TIMEOUT;
+		e.entry_timeout = timeout();
 		fuse_reply_entry(req, &e);
 		return;
 	}
@@ -133,12 +158,18 @@ static void ccsfs_getattr(fuse_req_t req, fuse_ino_t ino,
 	(void)fi;
 	struct fs *fs = enter(req);
 	struct stat st;
-	struct node *n = node_of(fs, ino);
-	int rc = n ? node_attr(fs, n, &st) : -ESTALE;
+	uint32_t id;
+	int rc;
+	if (fuse_write_on() && tree_handle_is_spare(ino, &id)) {
+		rc = spare_attr(id, fs_uid(fs), fs_gid(fs), &st);
+	} else {
+		struct node *n = node_of(fs, ino);
+		rc = n ? node_attr(fs, n, &st) : -ESTALE;
+	}
 	if (rc < 0)
 		fuse_reply_err(req, -rc);
 	else
-		fuse_reply_attr(req, &st, CCSFS_TIMEOUT);
+		fuse_reply_attr(req, &st, timeout());
 	tree_leave(fs);
 }
 
@@ -183,9 +214,10 @@ static void ccsfs_opendir(fuse_req_t req, fuse_ino_t ino,
 		fuse_reply_err(req, -rc);
 		return;
 	}
-	/* A directory never changes once made: the kernel may keep it. */
-	fi->cache_readdir = 1;
-	fi->keep_cache = 1;
+	/* A directory never changes once made but by an edit: the kernel
+	 * may keep it. */
+	fi->cache_readdir = !fuse_write_on();
+	fi->keep_cache = !fuse_write_on();
 	fuse_reply_open(req, fi);
 }
 
@@ -200,6 +232,21 @@ static bool cheap_attrs(const struct node *n)
 
 /* Offsets are positions: "." 1, ".." 2, child i at i + 3.  *named:
  * whether the entry gives the kernel the node (attributes with it). */
+/* An entry past the tree's: the overlay folder's file `name`. */
+static size_t add_spare(fuse_req_t req, struct fs *fs, struct node *dir,
+			const char *name, off_t next, char *buf, size_t room,
+			bool plus)
+{
+	struct fuse_entry_param e;
+	if (spare_lookup(fs, dir, name, &e) < 0) {
+		memset(&e, 0, sizeof e);
+		e.attr.st_mode = S_IFREG;
+	}
+	if (!plus)
+		return fuse_add_direntry(req, buf, room, name, &e.attr, next);
+	return fuse_add_direntry_plus(req, buf, room, name, &e, next);
+}
+
 static size_t add_entry(fuse_req_t req, struct fs *fs, struct node *dir,
 			off_t next, char *buf, size_t room, bool plus)
 {
@@ -253,13 +300,19 @@ static void reply_dir(fuse_req_t req, struct fs *fs, fuse_ino_t ino,
 	}
 	size_t used = 0;
 	off_t last = (off_t)tree_kid_count(dir) + 2;
-	for (off_t next = off + 1; next <= last; next++) {
-		size_t need = add_entry(req, fs, dir, next, buf + used,
-					size - used, plus);
+	size_t nspare = 0;
+	char **spare = fuse_write_on() ? spare_names(fs, dir, &nspare) : NULL;
+	for (off_t next = off + 1; next <= last + (off_t)nspare; next++) {
+		size_t need = next <= last ?
+			add_entry(req, fs, dir, next, buf + used, size - used,
+				  plus) :
+			add_spare(req, fs, dir, spare[next - last - 1], next,
+				  buf + used, size - used, plus);
 		if (need > size - used)
 			break;
 		used += need;
 	}
+	spare_names_free(spare, nspare);
 	fuse_reply_buf(req, buf, used);
 	bufpool_free(buf);
 }
@@ -293,6 +346,8 @@ static void ccsfs_releasedir(fuse_req_t req, fuse_ino_t ino,
 static void ccsfs_open(fuse_req_t req, fuse_ino_t ino,
 		       struct fuse_file_info *fi)
 {
+	if (fuse_write_open(req, ino, fi))
+		return;         /* the overlay's */
 	if ((fi->flags & O_ACCMODE) != O_RDONLY) {
 		fuse_reply_err(req, EROFS);
 		return;
@@ -307,7 +362,7 @@ static void ccsfs_open(fuse_req_t req, fuse_ino_t ino,
 		return;
 	}
 	fi->fh = (uint64_t)(host_fd + 1);
-	fi->keep_cache = 1;
+	fi->keep_cache = !fuse_write_on();
 	fuse_reply_open(req, fi);
 }
 
@@ -346,6 +401,10 @@ static void read_node(fuse_req_t req, struct fs *fs, fuse_ino_t ino,
 static void ccsfs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		       struct fuse_file_info *fi)
 {
+	if (fuse_write_owns(fi)) {
+		fuse_write_read(req, size, off, fi);
+		return;
+	}
 	struct fs *fs = enter(req);
 	read_node(req, fs, ino, size, off, fi);
 	tree_leave(fs);
@@ -355,7 +414,9 @@ static void ccsfs_release(fuse_req_t req, fuse_ino_t ino,
 			  struct fuse_file_info *fi)
 {
 	(void)ino;
-	if (host_fd_of(fi) >= 0)
+	if (fuse_write_owns(fi))
+		fuse_write_release(fi);
+	else if (host_fd_of(fi) >= 0)
 		close(host_fd_of(fi));
 	fuse_reply_err(req, 0);
 }
@@ -368,7 +429,7 @@ static void ccsfs_statfs(fuse_req_t req, fuse_ino_t ino)
 	sv.f_bsize = 4096;
 	sv.f_frsize = 4096;
 	sv.f_namemax = 1024;
-	sv.f_flag = ST_RDONLY;
+	sv.f_flag = fuse_write_on() ? 0 : ST_RDONLY;
 	fuse_reply_statfs(req, &sv);
 }
 

@@ -25,7 +25,7 @@ extern const struct fuse_lowlevel_ops ccsfs_ops;
 
 /* The kernel's name for a node is its tree handle; the root is 1.  What
  * stat says is the node's inode number (tree_ino). */
-fuse_ino_t ino_of(struct node *n);
+fuse_ino_t fuse_ops_ino(struct node *n);
 
 /* How long the kernel may trust what it was told: the source never
  * changes under a mount. */

@@ -70,7 +70,7 @@ static int store(struct node *file, const struct cache_ref *ref)
 {
 	struct fuse_bufvec bv = FUSE_BUFVEC_INIT(ref->len);
 	bv.buf[0].mem = (void *)ref->data;
-	return fuse_lowlevel_notify_store(pusher.se, ino_of(file), 0, &bv,
+	return fuse_lowlevel_notify_store(pusher.se, fuse_ops_ino(file), 0, &bv,
 					  0);
 }
 

@@ -135,7 +135,12 @@ int elf_symbol(const struct elf_image *e, const char *name, uint32_t *value,
 			return 0;
 		}
 	}
-	return -ENOENT;
+	return symfile_find(e->extra, name, value, size);
+}
+
+void elf_use_symbols(struct elf_image *e, const struct symfile *s)
+{
+	e->extra = s;
 }
 
 const char *elf_symbol_at(const struct elf_image *e, uint32_t addr)
@@ -151,7 +156,7 @@ const char *elf_symbol_at(const struct elf_image *e, uint32_t addr)
 		if (!any)
 			any = n;
 	}
-	return any;
+	return any ? any : symfile_at(e->extra, addr);
 }
 
 const uint8_t *elf_at(const struct elf_image *e, uint32_t addr, size_t n)
@@ -164,4 +169,25 @@ const uint8_t *elf_at(const struct elf_image *e, uint32_t addr, size_t n)
 		return e->data + g->offset + (addr - g->vaddr);
 	}
 	return NULL;
+}
+
+const uint8_t *elf_span(const struct elf_image *e, uint32_t addr,
+			size_t *avail)
+{
+	for (size_t i = 0; i < e->nseg; i++) {
+		const struct elf_segment *g = &e->seg[i];
+		if (addr < g->vaddr || addr - g->vaddr >= g->size)
+			continue;
+		*avail = (size_t)(g->size - (addr - g->vaddr));
+		return e->data + g->offset + (addr - g->vaddr);
+	}
+	*avail = 0;
+	return NULL;
+}
+
+int64_t elf_file_offset(const struct elf_image *e, uint32_t addr)
+{
+	size_t avail;
+	const uint8_t *p = elf_span(e, addr, &avail);
+	return p ? (int64_t)(p - e->data) : -1;
 }

@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "io/symfile.h"
 #include "util/reason.h"
 
 
@@ -29,6 +30,7 @@ struct elf_image {
 	size_t nseg;
 	size_t symoff, symnum;          /* .symtab entries */
 	size_t stroff, strsize;         /* its string table */
+	const struct symfile *extra;    /* a list beside it, or NULL */
 };
 
 /* Reads the headers of data[0..len).  0; -EINVAL when it is not a 32-bit
@@ -37,7 +39,12 @@ struct elf_image {
 int elf_open(struct elf_image *e, const uint8_t *data, size_t len,
 	     struct reason *why);
 
-/* The value and size of the symbol called name; -ENOENT when none is. */
+/* Symbols to look up where the file's own table has none (a stripped
+ * executable's list, -o symbols=FILE); s outlives e. */
+void elf_use_symbols(struct elf_image *e, const struct symfile *s);
+
+/* The value and size of the symbol called name, from the file's table,
+ * else from the list given to elf_use_symbols; -ENOENT when none is. */
 int elf_symbol(const struct elf_image *e, const char *name, uint32_t *value,
 	       uint32_t *size);
 
@@ -48,5 +55,13 @@ const char *elf_symbol_at(const struct elf_image *e, uint32_t addr);
 /* The file bytes that a loaded segment maps at addr, n of them, or NULL
  * when they are not all in one segment's bytes in the file. */
 const uint8_t *elf_at(const struct elf_image *e, uint32_t addr, size_t n);
+
+/* The file bytes a loaded segment maps from addr to its end, and how
+ * many (*avail), or NULL when no segment maps addr. */
+const uint8_t *elf_span(const struct elf_image *e, uint32_t addr,
+			size_t *avail);
+
+/* The file offset of the byte mapped at addr, or -1. */
+int64_t elf_file_offset(const struct elf_image *e, uint32_t addr);
 
 #endif

@@ -4,8 +4,10 @@
  * struct node and struct fs stay the tree's. */
 #include "config.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <string.h>
 
 #include "tree/tree.h"
 #include "tree/tree_internal.h"
@@ -223,4 +225,59 @@ void fs_set_settle(struct fs *fs, settle_fn settle)
 void fs_set_stats_unopened(struct fs *fs, unsigned count)
 {
 	atomic_store(&fs->stats_unopened, count);
+}
+
+enum file_kind tree_file_kind(const struct node *file)
+{
+	return (enum file_kind)file->file_kind;
+}
+
+produce_fn tree_made_produce(const struct node *file)
+{
+	return file->file_kind == FILE_MADE ? file->u.made.produce : NULL;
+}
+
+const struct view_ops *tree_view_ops(const struct node *view)
+{
+	return view->file_kind == FILE_VIEW ? view->u.view.ops : NULL;
+}
+
+int tree_node_path(const struct node *n, char *buf, size_t size)
+{
+	/* Names from the leaf up, then turned around in place. */
+	size_t used = 0;
+	for (const struct node *p = n; p && p->parent; p = p->parent) {
+		size_t len = strlen(p->name);
+		if (used + len + 2 > size)
+			return -ENAMETOOLONG;
+		if (used)
+			buf[used++] = '/';
+		for (size_t i = 0; i < len; i++)
+			buf[used++] = p->name[len - 1 - i];
+	}
+	buf[used] = '\0';
+	for (size_t i = 0; i < used / 2; i++) {
+		char c = buf[i];
+		buf[i] = buf[used - 1 - i];
+		buf[used - 1 - i] = c;
+	}
+	return 0;
+}
+
+uint64_t tree_spare_handle(uint32_t id)
+{
+	/* Unit 0 is never given (units count from 1): with the top bit set
+	 * and unit 0, a handle names no node. */
+	return UINT64_C(1) << 63 | id;
+}
+
+bool tree_handle_is_spare(uint64_t handle, uint32_t *id)
+{
+	/* A unit's handle has its unit (1 and up) in bits 40-62. */
+	_Static_assert(HANDLE_LOCAL_BITS + HANDLE_CHECK_BITS >= 32,
+		       "a spare handle's id lies below the unit's bits");
+	if (!(handle >> 63) || (handle >> 32 & 0x7fffffff))
+		return false;
+	*id = (uint32_t)handle;
+	return true;
 }

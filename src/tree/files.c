@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* files.c - a file's attributes and bytes: made once into the cache,
- * read from the host, an image or a stream (what is made ahead of a
- * reader or a listing is ahead.c's). */
+/* files.c - a file's attributes and bytes: read from the host, an image,
+ * a view or a stream, or made once into the cache (made.c; what is made
+ * ahead of a reader or a listing is ahead.c's). */
 #include "config.h"
 
 #include <errno.h>
@@ -18,112 +18,6 @@
 #include "util/bufpool.h"
 #include "util/log.h"
 #include "util/strbuf.h"
-
-struct made_call {
-	struct fs *fs;
-	struct node *n;
-};
-
-static void node_path(const struct node *n, char *buf, size_t len);
-
-static int made_fill(void *ctx, uint8_t **data, size_t *len)
-{
-	struct made_call *call = ctx;
-	struct node *n = call->n;
-	tree_mark_used(n);
-	uint64_t told = atomic_load(&n->size);
-	int rc = n->u.made.produce(call->fs, n, data, len);
-	if (rc == -EAGAIN && told == SIZE_UNKNOWN) {
-		/* A text too long for the scratch, counted: made again
-		 * into a buffer of that size (tree_made_text_init). */
-		told = *len;
-		atomic_store(&n->size, told);
-		rc = n->u.made.produce(call->fs, n, data, len);
-	}
-	/* A size told before the bytes were made (measured, or computed at
-	 * listing) must be theirs: the kernel cuts or pads reads to it, so
-	 * a file that differs fails instead. */
-	if (rc == 0 && told != SIZE_UNKNOWN && told != *len) {
-		char path[1024];
-		node_path(n, path, sizeof path);
-		log_error("%s: made %zu bytes, but its size was given as %"
-			  PRIu64, path, *len, told);
-		bufpool_free(*data);
-		*data = NULL;
-		return -EIO;
-	}
-	return rc;
-}
-
-void tree_made_text_init(const struct node *n, uint8_t **data,
-			 struct strbuf *sb)
-{
-	uint64_t size = atomic_load(&n->size);
-	if (!data)
-		sb_init_measure(sb);
-	else if (size != SIZE_UNKNOWN)
-		sb_init_exact(sb, size);
-	else
-		sb_init_restartable(sb);
-}
-
-int tree_made_bytes(struct fs *fs, struct node *n, struct cache_ref *ref)
-{
-	struct made_call call = { fs, n };
-	int rc = cache_get_made(fs->cache, tree_made_key(n), made_fill, &call,
-				ref);
-	if (rc == 0)
-		atomic_store(&n->size, ref->len);
-	return rc;
-}
-
-
-bool tree_stat_measures(struct fs *fs, const struct node *n)
-{
-	return n->u.made.measures &&
-	       atomic_load(&fs->stats_unopened) >= LISTING_STATS;
-}
-
-/* Counts a made file's bytes, once: a thread that finds another counting
- * waits for its count (the listing's own stat of a file a worker is
- * measuring ahead of it), and counts itself only if that one failed. */
-static int measure_once(struct fs *fs, struct node *n)
-{
-	while (atomic_load(&n->size) == SIZE_UNKNOWN) {
-		if (!atomic_exchange(&n->u.made.measuring, true)) {
-			size_t len = 0;
-			int rc = n->u.made.produce(fs, n, NULL, &len);
-			if (rc == 0)
-				atomic_store(&n->size, len);
-			pthread_mutex_lock(&fs->lock);
-			atomic_store(&n->u.made.measuring, false);
-			pthread_cond_broadcast(&fs->measured);
-			pthread_mutex_unlock(&fs->lock);
-			return rc;
-		}
-		pthread_mutex_lock(&fs->lock);
-		while (atomic_load(&n->u.made.measuring))
-			pthread_cond_wait(&fs->measured, &fs->lock);
-		pthread_mutex_unlock(&fs->lock);
-	}
-	return 0;
-}
-
-int tree_make_cached(struct fs *fs, struct node *n)
-{
-	struct cache_ref ref;
-	int rc = tree_made_bytes(fs, n, &ref);
-	if (rc == 0)
-		cache_put(fs->cache, &ref);
-	return rc;
-}
-
-int tree_made_size(struct fs *fs, struct node *n, bool measure)
-{
-	if (atomic_load(&n->size) != SIZE_UNKNOWN)
-		return 0;
-	return measure ? measure_once(fs, n) : tree_make_cached(fs, n);
-}
 
 int tree_stat(struct fs *fs, struct node *n, struct stat *st)
 {
@@ -199,21 +93,6 @@ int tree_bytes(struct fs *fs, struct node *n, uint64_t off, size_t size,
 	return 0;
 }
 
-/* The node's path in the tree, for messages ("DATA/SNDDATA.BIN"). */
-static void node_path(const struct node *n, char *buf, size_t len)
-{
-	const struct node *chain[32];
-	size_t depth = 0, used = 0;
-	for (; n && n->parent && depth < 32; n = n->parent)
-		chain[depth++] = n;
-	buf[0] = '\0';
-	while (depth-- && used < len) {
-		int w = snprintf(buf + used, len - used, "%s%s",
-				 chain[depth]->name, depth ? "/" : "");
-		used += w > 0 ? (size_t)w : 0;
-	}
-}
-
 /* A host file reads as long as it was listed: one that shrank under the
  * mount fails with EIO rather than hand out a short file, and one that
  * grew is cut at its listed size. */
@@ -258,7 +137,8 @@ ssize_t tree_read(struct fs *fs, struct node *n, char *buf, size_t size,
 		ssize_t r = blob_read(&n->u.blob, buf, size, off);
 		if (r < 0) {
 			char path[1024];
-			node_path(n, path, sizeof path);
+			if (tree_node_path(n, path, sizeof path) < 0)
+				snprintf(path, sizeof path, "%s", n->name);
 			log_error("%s: reading at byte %" PRIu64 ": %s", path,
 				  off, strerror((int)-r));
 		}

@@ -125,6 +125,18 @@ void *tree_stream_ctx(const struct node *file);
 void *tree_view_source(const struct node *view);
 uint64_t tree_view_offset(const struct node *view);
 bool tree_view_whole(const struct node *view);
+/* A file's kind; a made file's producer (NULL for another kind); a
+ * view's ops (NULL for another kind): what an edit asks of a file. */
+enum file_kind tree_file_kind(const struct node *file);
+produce_fn tree_made_produce(const struct node *file);
+const struct view_ops *tree_view_ops(const struct node *view);
+/* n's path from the root ("DATA/DATA.BIN/xasc00"; "" for the root), or
+ * -ENAMETOOLONG when it does not fit size. */
+int tree_node_path(const struct node *n, char *buf, size_t size);
+/* Handles the tree never gives (tree_handle): the layers above name
+ * what is not a node by them, id from 0 to UINT32_MAX. */
+uint64_t tree_spare_handle(uint32_t id);
+bool tree_handle_is_spare(uint64_t handle, uint32_t *id);
 /* What a link points to. */
 const char *tree_link_target(const struct node *link);
 
@@ -228,6 +240,14 @@ struct tree_unit_stats {
 	uint64_t made, released;        /* units populated, let go */
 };
 void tree_unit_stats(struct fs *fs, struct tree_unit_stats *st);
+/* Lets dir's unit go now, so that its next use populates it again (its
+ * member was edited): under(ctx) runs first, while no thread is in the
+ * tree, and then the unit goes.  0, or -EBUSY when a thread holds it
+ * (under is not run).  A unit that others point into (keep) goes with
+ * every unit nothing holds.  Outside tree_enter: it waits for the
+ * readers in the tree to leave it. */
+int tree_unit_redo(struct fs *fs, struct node *dir, void (*under)(void *),
+		   void *ctx);
 /* Lets go, now, every unit nothing holds, the newest too (tests). */
 void tree_release_idle(struct fs *fs);
 

@@ -29,6 +29,7 @@
 
 #include "tree/tree.h"
 #include "tree/tree_internal.h"
+#include "util/blocking.h"
 #include "util/log.h"
 #include "util/vec.h"
 
@@ -510,6 +511,44 @@ void tree_release_idle(struct fs *fs)
 	free_idle(fs, 0, 0);
 	pthread_mutex_unlock(&r->lock);
 	pthread_rwlock_unlock(&fs->use_lock);
+}
+
+int tree_unit_redo(struct fs *fs, struct node *dir, void (*under)(void *),
+		   void *ctx)
+{
+	struct reclaim *r = fs->reclaim;
+	blocking_begins();      /* the readers in the tree leave it first */
+	pthread_rwlock_wrlock(&fs->use_lock);
+	pthread_mutex_lock(&r->lock);
+	struct unit *u = dir->u.dir.release ? dir->u.dir.unit : NULL;
+	int rc = 0;
+	if (atomic_load(&dir->u.dir.state) == DIR_EMPTY) {
+		rc = 0;         /* made from the bytes as they are next use */
+	} else if (!u || atomic_load(&u->holds) ||
+		   atomic_load(&dir->u.dir.state) != DIR_READY) {
+		rc = -EBUSY;
+	}
+	if (rc == 0)
+		under(ctx);
+	if (rc || atomic_load(&dir->u.dir.state) == DIR_EMPTY) {
+		/* nothing to let go */
+	} else if (dir->u.dir.keep) {
+		/* Others point into it: they go first, then it. */
+		for (struct unit *v = r->head, *next; v; v = next) {
+			next = v->next;
+			if (v != u && !atomic_load(&v->holds) &&
+			    atomic_load(&v->root->u.dir.state) == DIR_READY)
+				unit_free(fs, v);
+		}
+		unit_free(fs, u);
+		forget_hints(fs);
+	} else {
+		unit_free(fs, u);
+		forget_hints(fs);
+	}
+	pthread_mutex_unlock(&r->lock);
+	pthread_rwlock_unlock(&fs->use_lock);
+	return rc;
 }
 
 void tree_unit_stats(struct fs *fs, struct tree_unit_stats *st)

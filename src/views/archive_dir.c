@@ -100,7 +100,7 @@ static int produce_listing(struct fs *fs, struct node *n, uint8_t **data,
 	sb_puts(&sb, LISTING_HEAD);
 	for (size_t i = 0; i < ar->count; i++) {
 		struct member *m = &ar->members[i];
-		member_check(fs, m);
+		archive_table_check_member(fs, m);
 		int rc = verify_member(fs, m);
 		if (rc < 0) {
 			sb_free(&sb);
@@ -222,7 +222,7 @@ static int populate_archive(struct fs *fs, struct node *dir)
 		return -ENOMEM;
 	int rc = open_archive(ar);
 	if (rc == 0)
-		rc = archive_dir_entries(ar);
+		rc = archive_table_entries(ar);
 	if (rc == -EAGAIN)
 		return rc;      /* a worker's, left to a reader */
 	if (rc < 0) {
@@ -239,7 +239,7 @@ static int populate_archive(struct fs *fs, struct node *dir)
 	}
 	rc = name_members(fs, ar);
 	if (rc == 0)
-		rc = archive_dir_table_text(fs, ar);
+		rc = archive_table_text(fs, ar);
 	if (rc < 0)
 		return rc;
 	/* Listed from the table, a member is not checked yet: its folder's
@@ -258,7 +258,7 @@ static int populate_archive(struct fs *fs, struct node *dir)
 			/* A setup file's objects are other members' scenes'
 			 * sources: it stays. */
 			dir_make_unit(fs, m->dir, member_release,
-				      member_is_setup(m->name));
+				      cutscene_dir_is_setup(m->name));
 		}
 		if (m->dir && !checked)
 			node_set_unsettled(m->dir, true);
@@ -269,16 +269,62 @@ static int populate_archive(struct fs *fs, struct node *dir)
 		node_set_unsettled(ar->listing, true);
 	else if (ar->listing)
 		node_set_size(ar->listing, archive_dir_listing_size(ar));
-	archive_dir_add_categories(&b, ar);
+	archive_table_add_categories(&b, ar);
 	rc = dir_publish(&b);
 	if (rc == 0)
-		archive_dir_check_later(fs, ar);
+		archive_table_check_later(fs, ar);
 	return rc;
 }
 
 bool archive_dir_is(const struct node *dir)
 {
 	return tree_dir_populated_by(dir, populate_archive);
+}
+
+/* DATA/DATA.BIN as the discs spell it: a copy with other cases is only
+ * not warmed. */
+static void warm_job(void *owner, void *arg)
+{
+	struct fs *fs = owner;
+	(void)arg;
+	int err;
+	struct node *data = tree_child(fs, fs_root(fs), "DATA", &err);
+	struct node *dir = data ? tree_child(fs, data, "DATA.BIN", &err) : NULL;
+	if (dir && archive_dir_is(dir) && tree_ready(fs, dir) == 0)
+		archive_table_check_all(fs, tree_dir_ctx(dir));
+}
+
+void archive_dir_warm(struct fs *fs)
+{
+	readahead_queue(fs_readahead(fs), warm_job, NULL);
+}
+
+/* fs->settle for a listed member's folder and %members.txt. */
+static int archive_dir_settle(struct fs *fs, struct node *n)
+{
+	struct node *dir = tree_parent(n);
+	if (dir && archive_dir_is(dir)) {
+		struct archive_dir *ar = tree_dir_ctx(dir);
+		if (n == ar->listing) {
+			archive_table_check_all(fs, ar);
+			node_set_size(n, archive_dir_listing_size(ar));
+			node_set_unsettled(n, false);
+			return 0;
+		}
+		if (tree_dir_populated_by(n, member_populate)) {
+			archive_table_check_member(fs, tree_dir_ctx(n));
+			return 0;
+		}
+	}
+	node_set_unsettled(n, false);
+	return 0;
+}
+
+int archive_dir_table_check(struct fs *fs, struct node *dir,
+			    table_report_fn report, void *ctx)
+{
+	return archive_dir_is(dir) ?
+	       archive_table_compare(fs, tree_dir_ctx(dir), report, ctx) : 0;
 }
 
 /* At unmount: what the archive's members learnt, and its descriptor. */
@@ -288,6 +334,7 @@ static void archive_free(void *ctx)
 	for (size_t i = 0; ar->members && i < ar->count; i++) {
 		ccsf_scene_free(&ar->members[i].scene);
 		cutscene_audio_free(&ar->members[i].audio);
+		free(ar->members[i].edited);
 	}
 	free(ar->members);
 	free(ar->entries);

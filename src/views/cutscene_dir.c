@@ -16,14 +16,14 @@
 #include "views/member_internal.h"
 
 /* A setup file of a cutscene pair (strNNNNe), by its name. */
-bool member_is_setup(const char *name)
+bool cutscene_dir_is_setup(const char *name)
 {
 	size_t n = strlen(name);
 	return n > 1 && name[n - 1] == 'e';
 }
 
 /* Objects a scene file marks as defined in a file loaded alongside. */
-bool scene_marked_elsewhere(const struct ccsf_scene *s, uint32_t object)
+bool cutscene_dir_marked_elsewhere(const struct ccsf_scene *s, uint32_t object)
 {
 	uint16_t f = s->objects[object].file;
 	return f < s->file_count && s->files[f][0] == '#';
@@ -51,7 +51,7 @@ static struct member *member_named(struct archive_dir *ar, const char *name)
 static bool setup_defines(struct fs *fs, struct member *self,
 			  struct member *o, const char *object)
 {
-	if (!o || o == self || !member_is_setup(o->name))
+	if (!o || o == self || !cutscene_dir_is_setup(o->name))
 		return false;
 	int err = 0;
 	struct node *n = tree_child(fs, o->dir, object, &err);
@@ -64,7 +64,7 @@ static bool setup_defines(struct fs *fs, struct member *self,
  * setup members are looked up once, not once an object: a member of
  * 20,000 objects in an archive of a thousand would compare names for
  * seconds. */
-int member_resolve_elsewhere(struct fs *fs, struct member *m)
+int cutscene_dir_resolve(struct fs *fs, struct member *m)
 {
 	const struct ccsf_scene *s = &m->scene;
 	m->defined_at = tree_alloc(fs, m->dir, (s->object_count ?
@@ -72,14 +72,14 @@ int member_resolve_elsewhere(struct fs *fs, struct member *m)
 				   sizeof *m->defined_at);
 	if (!m->defined_at)
 		return -ENOMEM;
-	if (member_is_setup(m->name))
+	if (cutscene_dir_is_setup(m->name))
 		return 0;
 	char pair[GZIP_NAME_MAX * 3 + 8];
 	snprintf(pair, sizeof pair, "%se", m->name);
 	struct member *setups[SETUPS] = { NULL };
 	bool looked = false;
 	for (uint32_t o = 1; o < s->object_count; o++) {
-		if (!scene_marked_elsewhere(s, o))
+		if (!cutscene_dir_marked_elsewhere(s, o))
 			continue;
 		if (!looked) {
 			setups[0] = member_named(m->ar, pair);
@@ -160,7 +160,7 @@ static uint32_t setup_index(struct by_name *bn, const char *name)
 static struct member *walked_with_nodes(struct fs *fs, struct member *m,
 					struct member *o)
 {
-	if (!o || o == m || !member_is_setup(o->name) ||
+	if (!o || o == m || !cutscene_dir_is_setup(o->name) ||
 	    tree_kids_ready(fs, o->dir) < 0)
 		return NULL;
 	return o->walked && scene_has_nodes(&o->scene) ? o : NULL;
@@ -242,13 +242,13 @@ static int find_definitions(struct fs *fs, struct member *m)
 	return 0;
 }
 
-int member_cutscene_prepare(struct fs *fs, struct member *m,
+int cutscene_dir_prepare(struct fs *fs, struct member *m,
 			    const uint8_t *data, size_t len)
 {
 	char pair[GZIP_NAME_MAX * 3 + 8];
 	snprintf(pair, sizeof pair, "%se", m->name);
 	struct member *setup;
-	if (member_is_setup(m->name) || m->scene.frame_chunk_count <= 1 ||
+	if (cutscene_dir_is_setup(m->name) || m->scene.frame_chunk_count <= 1 ||
 	    !(setup = walked_with_nodes(fs, m, member_named(m->ar, pair))))
 		return 0;
 	m->sources[0] = setup;
@@ -340,7 +340,7 @@ static int produce_frames_text(struct fs *fs, struct node *n, uint8_t **data,
 	return member_text(fs, n, frames_text, data, len);
 }
 
-int member_add_cutscene_files(struct fs *fs, struct member *m,
+int cutscene_dir_add_files(struct fs *fs, struct member *m,
 			      struct dir_builder *b, const uint8_t *data,
 			      size_t len)
 {

@@ -79,6 +79,38 @@ const char *member_name(const struct member *m);
 const char *member_archive(const struct member *m);
 time_t member_mtime(const struct member *m);
 
+/* ---- edits (member_edit.c) ----
+ *
+ * What an edit of a file in a member's folder is: a slice of the member
+ * replaced (a chunk's raw file, the trailer, the member's .ccs), a
+ * texture level or a palette written back from a PNG.  *m: the member. */
+enum member_edit {
+	MEMBER_EDIT_NONE,
+	MEMBER_EDIT_SLICE,
+	MEMBER_EDIT_TEXTURE,            /* texture.png: mip levels made again */
+	MEMBER_EDIT_MIP,                /* texture-mipN.png */
+	MEMBER_EDIT_PALETTE,
+};
+enum member_edit member_edit_of(const struct node *file, struct member **m);
+/* The member's inflated bytes with file's edit `in` taken (malloc'ed in
+ * *out): -EINVAL with a reason when it cannot be (another size, a bad
+ * PNG, a chunk of another kind or object, a member that no longer
+ * walks), -EACCES for a file no edit can change.  Within tree_enter,
+ * file's folder populated from the member's bytes as they are now. */
+int member_edit_make(struct fs *fs, const struct node *file,
+		     const uint8_t *in, size_t len, uint8_t **out,
+		     size_t *out_len, struct reason *why);
+/* The member's bytes are bytes from now on (taken, malloc'ed), or the
+ * disc's again (NULL): its folder is made again from them, and what was
+ * made of the old ones is forgotten.  Outside tree_enter.  0, or -EBUSY
+ * when a thread holds the member's folder (nothing changed). */
+int member_edit_set(struct fs *fs, struct member *m, uint8_t *bytes,
+		    size_t len);
+/* Whether the member's bytes are an edit's, and their count. */
+bool member_edited(const struct member *m, size_t *len);
+/* The member's folder. */
+struct node *member_dir(const struct member *m);
+
 /* The name of the listing in an archive directory: '%' is escaped in
  * member names, so no member can take it. */
 #define ARCHIVE_LISTING "%members.txt"

@@ -51,15 +51,21 @@ struct member {
 	uint32_t source_count;
 	struct scene_def *def_of;
 	const char *frames_problems;
+	/* subtitles.srt's cues and lines (cutscene_srt.c), or NULL. */
+	struct srt_plan *subtitles;
 	/* The game's index: the member's category ("-" without one), fixed
 	 * when the archive is listed, and what the table says of it
 	 * (archive_index_status), once checked: e's header, table bits and
 	 * tail_isize are written once, under fs->lock, before `checked`;
-	 * read them only after member_check. */
+	 * read them only after archive_table_check_member. */
 	const char *category;
 	const char *table_status;
 	atomic_bool checked;
 	atomic_bool table_logged;       /* a disagreement inflation found */
+	/* The inflated bytes an edit made (member_edit.c), or NULL for the
+	 * disc's: changed only while no thread is in the tree. */
+	uint8_t *edited;
+	size_t edited_len;
 };
 
 /* Readers of one archive told apart by where they read. */
@@ -84,31 +90,32 @@ struct archive_dir {
 	const struct fdtbl *table;      /* when the members came from it */
 	struct index_lost *lost;        /* its records that name no member */
 	size_t nlost;
-	_Atomic size_t unchecked;       /* members member_check has not done */
+	_Atomic size_t unchecked;       /* members archive_table_check_member has not done */
 	struct node *listing;           /* %members.txt */
 };
 
-/* The game's index (archive_index.c): the members from the table when
+/* The game's index (archive_table.c): the members from the table when
  * it describes the archive, else from the scan, one log line saying why. */
-int archive_dir_entries(struct archive_dir *ar);
+int archive_table_entries(struct archive_dir *ar);
 /* Each member's category, and its table status when known without a
  * check; 0 or -ENOMEM. */
-int archive_dir_table_text(struct fs *fs, struct archive_dir *ar);
+int archive_table_text(struct fs *fs, struct archive_dir *ar);
 /* Checks m against its record unless done (one header and one trailer
  * read), logs a disagreement once and settles its folder's mtime. */
-void member_check(struct fs *fs, struct member *m);
+void archive_table_check_member(struct fs *fs, struct member *m);
 /* Every member checked; on the worker, stops early at unmount. */
-void archive_dir_check_all(struct fs *fs, struct archive_dir *ar);
+void archive_table_check_all(struct fs *fs, struct archive_dir *ar);
 /* After listing from the table: the checks queued on the worker. */
-void archive_dir_check_later(struct fs *fs, struct archive_dir *ar);
-/* fs->settle for a listed member's folder and %members.txt. */
-int archive_dir_settle(struct fs *fs, struct node *n);
+void archive_table_check_later(struct fs *fs, struct archive_dir *ar);
+/* archive_dir_table_check() of an archive folder's archive. */
+int archive_table_compare(struct fs *fs, struct archive_dir *ar,
+			table_report_fn report, void *ctx);
 /* %members.txt's size: every member's table status must be known. */
 uint64_t archive_dir_listing_size(const struct archive_dir *ar);
 /* %categories/, when the members came from the table. */
-void archive_dir_add_categories(struct dir_builder *b, struct archive_dir *ar);
+void archive_table_add_categories(struct dir_builder *b, struct archive_dir *ar);
 /* Logs, once, what inflating m found that disagrees with its record. */
-void archive_dir_check_inflated(struct fs *fs, struct member *m, int rc,
+void archive_table_check_inflated(struct fs *fs, struct member *m, int rc,
 				const struct gzip_result *gz);
 
 /* Keeps what inflating m gave: rc, and the gzip checks' result. */
@@ -119,14 +126,14 @@ int member_populate(struct fs *fs, struct node *dir);
 void member_release(struct fs *fs, struct node *dir);
 
 /* Cutscene pairs (cutscene_dir.c). */
-bool member_is_setup(const char *name);
-bool scene_marked_elsewhere(const struct ccsf_scene *s, uint32_t object);
-int member_resolve_elsewhere(struct fs *fs, struct member *m);
+bool cutscene_dir_is_setup(const char *name);
+bool cutscene_dir_marked_elsewhere(const struct ccsf_scene *s, uint32_t object);
+int cutscene_dir_resolve(struct fs *fs, struct member *m);
 /* A cutscene's scene file: finds its setup member and objects there,
  * and what its scene.glb will leave out (logged once).  0 or -ENOMEM. */
-int member_cutscene_prepare(struct fs *fs, struct member *m,
+int cutscene_dir_prepare(struct fs *fs, struct member *m,
 			    const uint8_t *data, size_t len);
-int member_add_cutscene_files(struct fs *fs, struct member *m,
+int cutscene_dir_add_files(struct fs *fs, struct member *m,
 			      struct dir_builder *b, const uint8_t *data,
 			      size_t len);
 

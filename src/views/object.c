@@ -15,9 +15,7 @@
 #include "decode/motion/anime.h"
 #include "decode/motion/model_pose.h"
 #include "decode/motion/morph.h"
-#include "decode/motion/pose.h"
 #include "decode/text/chunk_text.h"
-#include "decode/texture/texture.h"
 #include "decode/texture/texture_scene.h"
 #include "util/log.h"
 #include "util/strbuf.h"
@@ -93,18 +91,14 @@ static int produce_texture_png(struct fs *fs, struct node *n, uint8_t **data,
 	int rc = member_bytes(fs, m, &ref);
 	if (rc < 0)
 		return rc;
-	struct texture_job job;
-	rc = texture_job_prepare(s, ref.data, ref.len, chunk,
-			     ARG_LEVEL(tree_made_arg(n)), true, &job);
+	struct png_text text;
+	png_text_of(&text, m, s->chunks[chunk].object);
+	struct reason why = { "" };
+	rc = texture_scene_png(s, ref.data, ref.len, chunk,
+			       ARG_LEVEL(tree_made_arg(n)), text.entry,
+			       PNG_TEXT_ENTRIES, fs_png_level(fs), data, len,
+			       &why);
 	cache_put(fs_cache(fs), &ref);
-	if (rc == 0) {
-		struct png_text text;
-		png_text_of(&text, m, s->chunks[chunk].object);
-		rc = texture_png_level(&job.img, job.tex.psm, &job.pal,
-				       text.entry, PNG_TEXT_ENTRIES,
-				       fs_png_level(fs), data, len, &job.why);
-	}
-	texture_image_free(&job.img);
 	return rc;
 }
 
@@ -112,24 +106,18 @@ static int produce_palette_png(struct fs *fs, struct node *n, uint8_t **data,
 			       size_t *len)
 {
 	struct member *m = tree_made_ctx(n);
+	const struct ccsf_scene *s = member_scene(m);
+	uint32_t chunk = tree_made_arg(n);
 	struct cache_ref ref;
-	const uint8_t *p;
-	size_t plen;
-	int rc = chunk_bytes(fs, m, tree_made_arg(n), &ref, &p, &plen);
+	int rc = member_bytes(fs, m, &ref);
 	if (rc < 0)
 		return rc;
-	struct clut clut;
-	struct palette pal;
+	struct png_text text;
+	png_text_of(&text, m, s->chunks[chunk].object);
 	struct reason why = { "" };
-	rc = texture_clut_parse(p, plen, member_scene(m)->version, &clut, &why);
-	if (rc == 0) {
-		texture_palette_from_clut(&clut, &pal);
-		struct png_text text;
-		png_text_of(&text, m,
-			    member_scene(m)->chunks[tree_made_arg(n)].object);
-		rc = texture_palette_png_level(&pal, text.entry, PNG_TEXT_ENTRIES,
-				       fs_png_level(fs), data, len, &why);
-	}
+	rc = texture_scene_palette_png(s, ref.data, ref.len, chunk, text.entry,
+				       PNG_TEXT_ENTRIES, fs_png_level(fs),
+				       data, len, &why);
 	cache_put(fs_cache(fs), &ref);
 	return rc;
 }
@@ -168,37 +156,6 @@ static const char *model_texture_path(void *ctx, uint32_t texture)
 	return ms->path;
 }
 
-/* A bone or skin model is posed at frame 0 of the Anime chunk that poses
- * its owner's clump; without one it stays in node space. */
-static int posed_model_obj(struct member *m, const uint8_t *data, size_t len,
-			   const uint8_t *p, size_t plen, bool pose_it,
-			   const struct model_env *env, struct strbuf *obj,
-			   struct strbuf *mtl, struct reason *why)
-{
-	const struct ccsf_scene *s = member_scene(m);
-	struct model_mesh mesh;
-	struct pose pose = { 0 };
-	int rc = model_decode_as(p, plen, s->version, obj != NULL, &mesh, why);
-	pose_it = pose_it && (mesh.mtype & 4);
-	if (rc == 0 && pose_it)
-		rc = pose_build(s, data, len, &pose);
-	if (rc == 0 && pose_it) {
-		uint32_t owner = pose_owner_of(&pose, mesh.object);
-		const struct pose_clump *c = pose_clump_of(&pose, owner);
-		if (c && c->anime != POSE_NONE) {
-			rc = model_pose(&mesh, &pose, c);
-			const char *by = member_object_name(m,
-					s->chunks[c->anime].object);
-			mesh.posed_by = by ? by : "an Anime chunk";
-		}
-	}
-	if (rc == 0)
-		rc = model_mesh_obj(&mesh, env, obj, mtl);
-	pose_free(&pose);
-	model_mesh_free(&mesh);
-	return rc;
-}
-
 enum model_part { PART_OBJ, PART_MTL, PART_HIT };
 
 static int produce_model(struct fs *fs, struct node *n, uint8_t **data,
@@ -223,10 +180,10 @@ static int produce_model(struct fs *fs, struct node *n, uint8_t **data,
 		/* Each is made alone, the MTL without the OBJ's text: a
 		 * viewer reads it once, when it loads the OBJ, and it does
 		 * not depend on where vertices sit. */
-		rc = posed_model_obj(m, ref.data, ref.len, p, plen,
-				     part == PART_OBJ, &env,
-				     part == PART_OBJ ? &out : NULL,
-				     part == PART_MTL ? &out : NULL, &why);
+		rc = model_pose_obj(member_scene(m), ref.data, ref.len,
+				    tree_made_arg(n), part == PART_OBJ, &env,
+				    part == PART_OBJ ? &out : NULL,
+				    part == PART_MTL ? &out : NULL, &why);
 	cache_put(fs_cache(fs), &ref);
 	if (rc < 0) {
 		sb_free(&out);
@@ -303,39 +260,26 @@ static void note_error(struct strbuf *errs, struct member *m,
 		  member_name(m), member_object_name(m, object), file, why);
 }
 
-/* A stored PNG's size follows from its shape: a listing gives it without
- * making the file. */
-static void size_texture_png(struct node *n, const struct object_build *ob,
-			     uint32_t chunk, const struct texture_job *job,
-			     unsigned level)
-{
-	const struct ccsf_scene *s = member_scene(ob->m);
-	struct png_text text;
-	png_text_of(&text, ob->m, s->chunks[chunk].object);
-	size_t size;
-	if (texture_png_size(job->tex.level[level].width,
-			     job->tex.level[level].height, job->tex.psm,
-			     &job->pal, text.entry, PNG_TEXT_ENTRIES,
-			     &size) == 0)
-		node_set_size(n, size);
-}
-
 /* texture.png and texture-mipN.png, checked now so error.txt can say at
- * once what will fail. */
+ * once what will fail; a stored PNG's size follows from its shape, so a
+ * listing gives it without making the file. */
 static void add_texture_pngs(struct dir_builder *b,
 			     const struct object_build *ob, uint32_t chunk,
 			     struct strbuf *errs)
 {
 	const struct ccsf_scene *s = member_scene(ob->m);
 	time_t t = member_mtime(ob->m);
-	struct texture_job job;
+	struct png_text text;
+	png_text_of(&text, ob->m, s->chunks[chunk].object);
 	unsigned levels = 1;
 	for (unsigned level = 0; level < levels; level++) {
-		int rc = texture_job_prepare(s, ob->data, ob->len, chunk, level,
-					 false, &job);
-		texture_image_free(&job.img);
-		if (level == 0 && job.tex.levels > 1)
-			levels = job.tex.levels;
+		struct reason why = { "" };
+		size_t size;
+		int rc = texture_scene_png_size(s, ob->data, ob->len, chunk,
+						level, text.entry,
+						PNG_TEXT_ENTRIES,
+						fs_png_level(b->fs), &levels,
+						&size, &why);
 		char name[32];
 		if (level == 0)
 			snprintf(name, sizeof name, "texture.png");
@@ -343,11 +287,11 @@ static void add_texture_pngs(struct dir_builder *b,
 			snprintf(name, sizeof name, "texture-mip%u.png", level);
 		struct node *n = dir_add_made(b, name, t, produce_texture_png,
 					      ob->m, ARG(chunk, level));
-		if (rc == 0 && n && fs_png_level(b->fs) == 0)
-			size_texture_png(n, ob, chunk, &job, level);
+		if (rc == 0 && n && size)
+			node_set_size(n, size);
 		if (rc < 0)
 			note_error(errs, ob->m, ob->object, name,
-				   reason_or_errno(&job.why, rc));
+				   reason_or_errno(&why, rc));
 	}
 }
 
@@ -356,24 +300,17 @@ static void add_palette_png(struct dir_builder *b,
 			    struct strbuf *errs)
 {
 	const struct ccsf_scene *s = member_scene(ob->m);
-	const struct ccsf_chunk *c = &s->chunks[chunk];
 	struct node *n = dir_add_made(b, "palette.png", member_mtime(ob->m),
 				      produce_palette_png, ob->m, chunk);
-	struct clut clut;
+	struct png_text text;
+	png_text_of(&text, ob->m, s->chunks[chunk].object);
 	struct reason why = { "" };
-	int rc = (uint64_t)c->offset + c->length > ob->len ? -EIO :
-		 texture_clut_parse(ob->data + c->offset, c->length, s->version, &clut,
-			    &why);
-	if (rc == 0 && n && fs_png_level(b->fs) == 0) {
-		struct palette pal;
-		texture_palette_from_clut(&clut, &pal);
-		struct png_text text;
-		png_text_of(&text, ob->m, c->object);
-		size_t size;
-		if (texture_palette_png_size(&pal, text.entry, PNG_TEXT_ENTRIES,
-				     &size) == 0)
-			node_set_size(n, size);
-	}
+	size_t size;
+	int rc = texture_scene_palette_size(s, ob->data, ob->len, chunk,
+					    text.entry, PNG_TEXT_ENTRIES,
+					    fs_png_level(b->fs), &size, &why);
+	if (rc == 0 && n && size)
+		node_set_size(n, size);
 	if (rc < 0)
 		note_error(errs, ob->m, ob->object, "palette.png",
 			   reason_or_errno(&why, rc));
@@ -533,4 +470,21 @@ int object_populate(struct fs *fs, struct node *dir,
 	}
 	sb_free(&errs);
 	return dir_publish(&b);
+}
+
+enum object_png object_png_of(const struct node *file, uint32_t *chunk,
+			      unsigned *level)
+{
+	produce_fn p = tree_made_produce(file);
+	if (p == produce_texture_png) {
+		*chunk = ARG_CHUNK(tree_made_arg(file));
+		*level = ARG_LEVEL(tree_made_arg(file));
+		return OBJECT_PNG_TEXTURE;
+	}
+	if (p == produce_palette_png) {
+		*chunk = tree_made_arg(file);
+		*level = 0;
+		return OBJECT_PNG_PALETTE;
+	}
+	return OBJECT_PNG_NONE;
 }

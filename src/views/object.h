@@ -28,4 +28,11 @@ struct object_build {
 int object_populate(struct fs *fs, struct node *dir,
 		    const struct object_build *ob);
 
+/* Whether a file is an object's texture.png (or a mip level's) or its
+ * palette.png, and then its chunk in the member's scene and its level:
+ * what an edit of it writes back (views/member_edit.c). */
+enum object_png { OBJECT_PNG_NONE, OBJECT_PNG_TEXTURE, OBJECT_PNG_PALETTE };
+enum object_png object_png_of(const struct node *file, uint32_t *chunk,
+			      unsigned *level);
+
 #endif

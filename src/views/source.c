@@ -22,6 +22,7 @@
 #include "views/iso_claim.h"
 #include "views/member.h"
 #include "views/source.h"
+#include "views/text_dir.h"
 
 enum file_kind_found { FOUND_PLAIN, FOUND_ARCHIVE, FOUND_DBMOD };
 
@@ -125,6 +126,8 @@ static int populate_host_dir(struct fs *fs, struct node *dir)
 		add_host_entry(&b, hd, e->d_name);
 	}
 	closedir(d);
+	if (dir == fs_root(fs))
+		text_dir_add(&b, hd->gi, tree_mtime(dir));
 	return dir_publish(&b);
 }
 
@@ -238,6 +241,8 @@ static int populate_iso_dir(struct fs *fs, struct node *dir)
 	for (size_t i = 0; i < l.count; i++)
 		add_iso_entry(&b, d, &l.entries[i]);
 	iso_listing_free(&l);
+	if (!d->parent)
+		text_dir_add(&b, d->gi, tree_mtime(dir));
 	return dir_publish(&b);
 }
 
@@ -373,7 +378,7 @@ static void close_image(void *ctx)
 }
 
 static int open_iso_source(struct fs *fs, const char *path, time_t mtime,
-			   char *err, size_t errlen)
+			   struct symfile *syms, char *err, size_t errlen)
 {
 	struct iso_image *img = iso_open(path, err, errlen);
 	if (!img)
@@ -396,7 +401,7 @@ static int open_iso_source(struct fs *fs, const char *path, time_t mtime,
 	free(abs);
 	if (d) {
 		d->claims = claims;
-		d->gi = game_index_new(fs, iso_read_path, d);
+		d->gi = game_index_new(fs, iso_read_path, d, syms);
 	}
 	/* A root without a recorded time takes the image's. */
 	fs_set_root(fs, d ? node_new_dir(fs, "", root->mtime ? root->mtime
@@ -407,6 +412,44 @@ static int open_iso_source(struct fs *fs, const char *path, time_t mtime,
 }
 
 int source_open(struct fs *fs, const char *path, char *err, size_t errlen)
+{
+	return source_open_symbols(fs, path, NULL, err, errlen);
+}
+
+static void free_symbols(void *p)
+{
+	symfile_free(p);
+}
+
+/* The source itself; syms (the tree frees them) go to its game index. */
+static int open_source(struct fs *fs, const char *path, struct symfile *syms,
+		       char *err, size_t errlen);
+
+int source_open_symbols(struct fs *fs, const char *path, const char *symbols,
+			char *err, size_t errlen)
+{
+	struct symfile *syms = NULL;
+	if (symbols) {
+		struct reason why = { "" };
+		int rc = symfile_read(symbols, &syms, &why);
+		if (rc < 0) {
+			snprintf(err, errlen, "symbols=%s", why.text);
+			return rc;
+		}
+		if (fs_on_destroy(fs, free_symbols, syms) < 0) {
+			symfile_free(syms);
+			snprintf(err, errlen, "out of memory");
+			return -ENOMEM;
+		}
+		if (symfile_skipped(syms))
+			log_info("%s: %zu lines not of the shape ADDRESS [TYPE] "
+				 "NAME skipped", symbols, symfile_skipped(syms));
+	}
+	return open_source(fs, path, syms, err, errlen);
+}
+
+static int open_source(struct fs *fs, const char *path, struct symfile *syms,
+		       char *err, size_t errlen)
 {
 	struct stat st;
 	if (stat(path, &st) < 0) {
@@ -424,7 +467,7 @@ int source_open(struct fs *fs, const char *path, char *err, size_t errlen)
 		struct host_dir *d = abs ? host_dir_new(fs, abs, NULL) : NULL;
 		free(abs);
 		if (d)
-			d->gi = game_index_new(fs, host_read_path, d);
+			d->gi = game_index_new(fs, host_read_path, d, syms);
 		fs_set_root(fs, d ? node_new_dir(fs, "", st.st_mtime,
 						 populate_host_dir, d)
 				  : NULL);
@@ -439,7 +482,7 @@ int source_open(struct fs *fs, const char *path, char *err, size_t errlen)
 	enum file_kind_found kind = FOUND_PLAIN;
 	int rc = probe_iso(path, &is_iso);
 	if (rc == 0 && is_iso)
-		return open_iso_source(fs, path, st.st_mtime, err, errlen);
+		return open_iso_source(fs, path, st.st_mtime, syms, err, errlen);
 	if (rc == 0)
 		rc = probe_file(path, &kind);
 	if (rc < 0) {

@@ -15,4 +15,9 @@
  * one-line reason to err. */
 int source_open(struct fs *fs, const char *path, char *err, size_t errlen);
 
+/* The same, with the symbols of an executable that has none: the
+ * nm-style list in the file at symbols (NULL: none), read now. */
+int source_open_symbols(struct fs *fs, const char *path, const char *symbols,
+			char *err, size_t errlen);
+
 #endif

@@ -14,6 +14,7 @@
  * same command writes the same bytes on every run and machine.
  */
 #include "gen_shape.h"
+#include "gen_text.h"
 
 /* ---- the full-size disc ---- */
 
@@ -113,10 +114,11 @@ static int cmd_full(const char *dir, bool real, unsigned members, int level,
 	uint64_t data_inflated = ao.inflated;
 	uint64_t data_size = archive_close(&ao);
 	free(path);
-	write_exes(dir, exes, &index);
 
+	struct exe_index streams = { 0 };
 	path = xasprintf("%s/STREAM/STR1.BIN", dir);
 	archive_open(&ao, path, NULL, level);
+	ao.index = &streams;
 	/* --cutscene-frames 18000 makes the third a 10-minute cutscene. */
 	for (unsigned i = 0; i < 3; i++) {
 		struct cutscene c = { .number = 1 + i,
@@ -125,9 +127,14 @@ static int cmd_full(const char *dir, bool real, unsigned members, int level,
 		put_cutscene(&ao, &c, &r);
 	}
 	put_common_setup(&ao, rng_mtime(&r));
+	/* A fourth, laid out as the game's cutscenes are. */
+	struct cutscene g = { .number = 4, .frames = 600, .seed = 1004,
+			      .rich = true };
+	put_cutscene_game(&ao, &g, &r);
 	uint64_t str_inflated = ao.inflated;
 	uint64_t str_size = archive_close(&ao);
 	free(path);
+	write_exes(dir, exes, &index, &streams);
 
 	printf("shape             %s\n", real ? "real" : "small");
 	printf("DATA/DATA.BIN     %u members, %llu bytes compressed "
@@ -204,6 +211,18 @@ static int cmd_ccs(const char *out, uint16_t version)
 	return 0;
 }
 
+/* text: the messages of the executable's tables, as JSON. */
+static int cmd_text(const char *path)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+	if (!f)
+		die("%s: %s", path, strerror(errno));
+	gen_text_json(f);
+	if (f != stdout ? fclose(f) != 0 : fflush(f) != 0)
+		die("%s: %s", path, strerror(errno));
+	return 0;
+}
+
 /* ---- command line ---- */
 
 static void usage(FILE *to)
@@ -228,13 +247,18 @@ static void usage(FILE *to)
 	      "      the table's end), DB24MOD.BIN (broken models), DB25MOD.BIN\n"
 	      "      (GT faces with colours past the count), DB08MOD.BIN\n"
 	      "      (no magic)\n"
+	      "  ccsgen text FILE\n"
+	      "      the executable's messages as JSON (bytes in hex), what\n"
+	      "      the mounted templates must say (- for stdout)\n"
 	      "--raw also writes each member's inflated bytes to\n"
 	      "RAWDIR/<archive>/<member folder name>.ccs\n"
 	      "--exes also writes broken copies of SLUS_202.67 to EXEDIR:\n"
 	      "stripped, usize (one record's usize wrong), noend (tables\n"
 	      "without their end), garbage (noise after the ELF magic),\n"
 	      "missing (no record for the member empty), name (fld000's\n"
-	      "record named FLX000.CCS)\n", to);
+	      "record named FLX000.CCS), streams (a stream record's size and\n"
+	      "gzip wrong, another's offset), symbols.txt (the symbols, in\n"
+	      "nm's shape, for the stripped copy)\n", to);
 }
 
 static unsigned long parse_number(const char *s, const char *what,
@@ -296,6 +320,8 @@ int main(int argc, char **argv)
 		return cmd_ccs(target, (uint16_t)version);
 	if (!strcmp(cmd, "dbmod"))
 		return cmd_dbmod(target);
+	if (!strcmp(cmd, "text"))
+		return cmd_text(target);
 	usage(stderr);
 	return 2;
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* ccsw.c - the synthetic CCSF writer (see ccsw.h): buffer, objects,
  * the setup section's small chunks and the file's assembly. */
-#include "ccsw_int.h"
+#include "ccsw_internal.h"
 
 /* ---- growable byte buffer ---- */
 

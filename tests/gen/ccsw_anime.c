@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* ccsw_anime.c - the Anime chunk (0x0700): controllers under Top 0,
  * per-frame records under the later Tops, the end Top. */
-#include "ccsw_int.h"
+#include "ccsw_internal.h"
 
 #define CCSW_LOOP_FRAME 0xfffffffeu     /* the end Top of a looping clip */
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* ccsw_frames.c - frame-record payloads (shared with ccsw_anime.c), Pcm
  * audio and the frame section. */
-#include "ccsw_int.h"
+#include "ccsw_internal.h"
 
 /* ---- frame-record payloads, shared by the frame section and Anime ---- */
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* ccsw_model.c - model chunks (rigid, bone, skin, shadow) and hit
  * meshes, every vertex a function of seed and index. */
-#include "ccsw_int.h"
+#include "ccsw_internal.h"
 
 /* ---- models ---- */
 

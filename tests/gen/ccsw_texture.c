@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* ccsw_texture.c - texture and palette chunks, levels and pixels. */
-#include "ccsw_int.h"
+#include "ccsw_internal.h"
 
 /* ---- textures and palettes ---- */
 

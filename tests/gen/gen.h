@@ -68,7 +68,7 @@ struct exe_index {
 	size_t count;
 };
 enum exe_variant { EXE_GOOD, EXE_STRIPPED, EXE_WRONG_USIZE, EXE_NO_END,
-		   EXE_GARBAGE, EXE_MISSING, EXE_WRONG_NAME };
+		   EXE_GARBAGE, EXE_MISSING, EXE_WRONG_NAME, EXE_WRONG_STREAM };
 
 struct archive_out {
 	struct gzw *gz;
@@ -101,7 +101,8 @@ struct cutscene {
 	unsigned number;
 	uint32_t frames;
 	uint32_t seed;
-	bool rich;              /* every frame kind, a common-file link */
+	bool rich;              /* every frame kind, a common-file link; in
+				   the game's layout a missing target too */
 };
 
 void die(const char *fmt, ...);
@@ -162,13 +163,18 @@ void cutscene_extras(struct ccsw *w, uint32_t frame, uint32_t cam,
 void put_cutscene(struct archive_out *ao, const struct cutscene *c,
 			 struct rng *r);
 void put_common_setup(struct archive_out *ao, uint32_t mtime);
+/* A pair laid out as the game's cutscenes are (gen_cutscene_game.c). */
+void put_cutscene_game(struct archive_out *ao, const struct cutscene *c,
+		       struct rng *r);
 void write_plain_files(const char *dir, size_t outside_bytes);
 unsigned exe_category(const char *fname);
 void exe_index_add(struct exe_index *x, const char *fname, uint64_t offset,
 		   uint64_t length, size_t usize);
 void write_exe(const char *path, const struct exe_index *x,
+	       const struct exe_index *streams,
 	       enum exe_variant v);
-void write_exes(const char *dir, const char *vdir, struct exe_index *x);
+void write_exes(const char *dir, const char *vdir, struct exe_index *x,
+		struct exe_index *streams);
 void make_disc_dirs(const char *dir);
 int cmd_dbmod(const char *dir);
 int cmd_sample(const char *dir, const char *raw, const char *exes);

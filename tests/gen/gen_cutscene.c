@@ -2,6 +2,7 @@
 /* gen_cutscene.c - a cutscene pair for the sample's stream
  * archive: the setup file and the scene file with its frames and audio. */
 #include "gen.h"
+#include "gen_text.h"
 
 /* ---- a cutscene pair ---- */
 
@@ -133,9 +134,12 @@ void cutscene_extras(struct ccsw *w, uint32_t frame, uint32_t cam,
 	case 7:
 		ccsw_f_shadow(w, shadow_obj, 30.0f, 0.0f, (float)frame, 0.5f);
 		break;
-	case 8:
-		ccsw_f_note(w, note_obj, frame == 8 ? 0x8001 : 4, frame);
+	case 8: {
+		uint32_t event, param;
+		gen_text_note(frame, &event, &param);
+		ccsw_f_note(w, note_obj, event, param);
 		break;
+	}
 	}
 }
 

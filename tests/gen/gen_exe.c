@@ -12,6 +12,7 @@
  * game's do not: a reader must not count on a category being one run. */
 #include "gen.h"
 #include "elfw.h"
+#include "gen_text.h"
 
 #define VADDR 0x00100000u
 #define RECORD 44
@@ -110,11 +111,48 @@ static uint64_t category_base(const struct exe_index *x, unsigned cat)
 	return 0;
 }
 
+/* The streams of STR1.BIN's cutscene pairs: strNNNNe then strNNNN is
+ * stream NNNN + 1 (str0001 is the game's stream 2), and stream 7 lists
+ * the first pair again from the archive's start, so that a scene file
+ * has two streams. */
+static size_t pair_streams(const struct exe_index *x, struct gen_stream *s,
+			   struct gen_stream_file (*files)[2], char (*stems)[2][16],
+			   size_t max)
+{
+	size_t n = 0;
+	for (size_t i = 0; i + 1 < x->count && n + 1 < max; i++) {
+		const struct exe_member *a = &x->m[i], *b = &x->m[i + 1];
+		unsigned num;
+		char tail[8];
+		if (sscanf(a->fname, "str%4ue.%7s", &num, tail) != 2 ||
+		    strcmp(tail, "tmp") || num + 1 >= GEN_STREAMS)
+			continue;
+		snprintf(stems[n][0], 16, "str%04ue", num);
+		snprintf(stems[n][1], 16, "str%04u", num);
+		files[n][0] = (struct gen_stream_file){ stems[n][0], a->offset,
+			(uint32_t)a->length, a->usize, 0 };
+		files[n][1] = (struct gen_stream_file){ stems[n][1], b->offset,
+			(uint32_t)b->length, b->usize, -1 };
+		s[n] = (struct gen_stream){ num + 1, stems[n][1], a->offset,
+					    files[n], 2 };
+		n++;
+	}
+	if (n && s[0].number != 7) {
+		s[n] = s[0];
+		s[n].number = 7;
+		s[n].header_ofs = 0;
+		n++;
+	}
+	return n;
+}
+
 /* The loaded segment: a little code-like filler, both tables, then each
- * category's table.  syms gets the symbols (names point into names). */
-static uint8_t *build_segment(const struct exe_index *x, enum exe_variant v,
-			      size_t *len, struct elfw_symbol *syms,
-			      char names[NCAT][24])
+ * category's table, then the text and stream tables (gen_text.c).  syms
+ * gets the symbols (names point into names). */
+static uint8_t *build_segment(const struct exe_index *x,
+			      const struct exe_index *streams,
+			      enum exe_variant v, size_t *len,
+			      struct elfw_symbol *syms, char names[NCAT][24])
 {
 	size_t cap = 256 + TABLES + (x->count + NCAT) * RECORD;
 	uint8_t *seg = calloc(1, cap);
@@ -139,7 +177,31 @@ static uint8_t *build_segment(const struct exe_index *x, enum exe_variant v,
 						    (uint32_t)n, true };
 		at += n;
 	}
-	*len = at;
+	struct gen_stream s[8];
+	struct gen_stream_file files[8][2];
+	char stems[8][2][16];
+	size_t ns = streams ? pair_streams(streams, s, files, stems, 8) : 0;
+	/* The lying stream table: the scene's size and gzip one too many,
+	 * the setup file's offset a sector on; and stream 2's last subtitle
+	 * line missing. */
+	if (v == EXE_WRONG_STREAM && ns) {
+		files[0][1].csize++;
+		files[0][1].usize++;
+		files[0][0].offset += 2048;
+	}
+	/* noend's last table must run off the segment: nothing follows. */
+	size_t tlen = 0;
+	uint8_t *text = gen_text_block(VADDR + (uint32_t)at, s, ns,
+				       v == EXE_WRONG_STREAM, &tlen,
+				       syms + 2 + NCAT);
+	if (v == EXE_NO_END)
+		tlen = 0;
+	seg = realloc(seg, at + tlen);
+	if (!seg)
+		die("out of memory");
+	memcpy(seg + at, text, tlen);
+	free(text);
+	*len = at + tlen;
 	return seg;
 }
 
@@ -158,18 +220,20 @@ static uint8_t *garbage(size_t *len)
 }
 
 void write_exe(const char *path, const struct exe_index *x,
-	       enum exe_variant v)
+	       const struct exe_index *streams, enum exe_variant v)
 {
 	size_t len;
 	uint8_t *f;
 	if (v == EXE_GARBAGE) {
 		f = garbage(&len);
 	} else {
-		struct elfw_symbol syms[2 + NCAT];
+		struct elfw_symbol syms[2 + NCAT + GEN_TEXT_SYMS];
 		char names[NCAT][24];
 		size_t seg_len;
-		uint8_t *seg = build_segment(x, v, &seg_len, syms, names);
-		f = elfw_build(seg, seg_len, VADDR, syms, 2 + NCAT,
+		uint8_t *seg = build_segment(x, streams, v, &seg_len, syms,
+					     names);
+		f = elfw_build(seg, seg_len, VADDR, syms,
+			       2 + NCAT + GEN_TEXT_SYMS,
 			       v == EXE_STRIPPED, &len);
 		free(seg);
 		if (!f)
@@ -179,28 +243,60 @@ void write_exe(const char *path, const struct exe_index *x,
 	free(f);
 }
 
+/* An nm-style list of the symbols (ADDRESS TYPE NAME), as one would
+ * keep for a stripped executable. */
+static void write_symbols(const char *path, const struct elfw_symbol *syms,
+			  size_t n)
+{
+	FILE *f = fopen(path, "w");
+	if (!f)
+		die("%s: %s", path, strerror(errno));
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%08x D %s\n", (unsigned)syms[i].value, syms[i].name);
+	if (fclose(f) != 0)
+		die("%s: %s", path, strerror(errno));
+}
+
 /* The good executable as SLUS_202.67 and, with vdir, the broken ones as
  * VDIR/stripped, usize, noend, garbage, missing (no record for the
- * member empty.cmp) and name (fld000.cmp's record named FLX000.CCS). */
-void write_exes(const char *dir, const char *vdir, struct exe_index *x)
+ * member empty.cmp), name (fld000.cmp's record named FLX000.CCS) and
+ * streams (stream 2's records lie: sizes, an offset),
+ * and VDIR/symbols.txt, the good one's symbols for the stripped one.
+ * streams: STR1.BIN's members, for the stream tables (or NULL). */
+void write_exes(const char *dir, const char *vdir, struct exe_index *x,
+		struct exe_index *streams)
 {
 	char *p = xasprintf("%s/SLUS_202.67", dir);
-	write_exe(p, x, EXE_GOOD);
+	write_exe(p, x, streams, EXE_GOOD);
 	free(p);
 	static const char *const vname[] = { "stripped", "usize", "noend",
-					     "garbage", "missing", "name" };
+					     "garbage", "missing", "name",
+					     "streams" };
 	static const enum exe_variant vv[] = { EXE_STRIPPED, EXE_WRONG_USIZE,
 					       EXE_NO_END, EXE_GARBAGE,
-					       EXE_MISSING, EXE_WRONG_NAME };
+					       EXE_MISSING, EXE_WRONG_NAME,
+					       EXE_WRONG_STREAM };
 	if (vdir) {
 		make_dirs(vdir);
 		for (size_t i = 0; i < sizeof vv / sizeof vv[0]; i++) {
 			p = xasprintf("%s/%s", vdir, vname[i]);
-			write_exe(p, x, vv[i]);
+			write_exe(p, x, streams, vv[i]);
 			free(p);
 		}
+		struct elfw_symbol syms[2 + NCAT + GEN_TEXT_SYMS];
+		char names[NCAT][24];
+		size_t seg_len;
+		free(build_segment(x, streams, EXE_GOOD, &seg_len, syms, names));
+		p = xasprintf("%s/symbols.txt", vdir);
+		write_symbols(p, syms, 2 + NCAT + GEN_TEXT_SYMS);
+		free(p);
 	}
 	free(x->m);
 	x->m = NULL;
 	x->count = 0;
+	if (streams) {
+		free(streams->m);
+		streams->m = NULL;
+		streams->count = 0;
+	}
 }

@@ -491,17 +491,24 @@ int cmd_sample(const char *dir, const char *raw, const char *exes)
 	sample_pc000(&ao, 1000000000u);
 	archive_close(&ao);
 	free(path);
-	write_exes(dir, exes, &index);
 
+	struct exe_index streams = { 0 };
 	path = xasprintf("%s/STREAM/STR1.BIN", dir);
 	archive_open(&ao, path, raw, 6);
+	ao.index = &streams;
 	struct cutscene c = { .number = 1, .frames = 60, .seed = 100,
 			      .rich = true };
 	put_cutscene(&ao, &c, &r);
 	/* Last, so the pair's members keep their places. */
 	put_common_setup(&ao, rng_mtime(&r));
+	/* After it, so that nothing before moves: str0002, laid out as the
+	 * game's cutscenes are. */
+	struct cutscene g = { .number = 2, .frames = 60, .seed = 200 };
+	put_cutscene_game(&ao, &g, &r);
 	archive_close(&ao);
 	free(path);
+	/* The executable holds both archives' tables. */
+	write_exes(dir, exes, &index, &streams);
 	return 0;
 }
 

@@ -13,6 +13,7 @@ that needs no quoting in a shell):
     armatures                    bones     bones of all armatures
     images  images that load with a size above 0
     actions                      cameras   camera objects
+    lights  light objects
     shape_keys  shape keys of all meshes, the basis not counted
     shape_key_curves  shape keys an action animates (a curve each)
     action_frames=N  some action spans N game frames: (N - 1) / 30 s,
@@ -24,11 +25,26 @@ that needs no quoting in a shell):
                      take a Blender frame (a cutscene's whole length)
     camera_at=F,X,Y,Z,RX,RY,RZ  at game frame F the first camera sits at
                      (X, Y, Z) of the game's Z-up axes (Blender's too)
-                     and turns as Rz * Ry * Rx * Rx(180) (degrees), as
-                     an F_Camera record places it
-    object_at=F,NAME,X,Y,Z  at game frame F the mesh object NAME sits at
-                     (X, Y, Z) of the game's Z-up axes, shown (a scale
-                     above 0)
+                     and turns as Rz * Ry * Rx (degrees), as an
+                     F_Camera record places it: Blender's camera, like
+                     glTF's, looks down its -Z with +Y up, and the
+                     game's view space (+Z forward, +Y down) is that
+                     turned half round about X
+    object_at=F,NAME,X,Y,Z  at game frame F the mesh (or light) object
+                     NAME sits at (X, Y, Z) of the game's Z-up axes,
+                     shown (a scale above 0)
+    hidden_at=F,NAME  at game frame F the mesh object NAME is hidden (a
+                     scale of 0)
+    sees=F,NAME,X,Y,Z,RX,RY,RZ,FOV  rendered at game frame F through the
+                     first camera, with NAME the only thing drawn, the
+                     picture shows NAME where the game's own camera puts
+                     it: the camera of an F_Camera record (position,
+                     angles, full horizontal fov, all in degrees) whose
+                     view space is the PS2's, +X right, +Y down, +Z
+                     forward, world to view = inverse(T * Rz * Ry * Rx *
+                     Rx(180)); NAME's bounding box's centre, projected
+                     so onto a 4:3 picture, lies within the lit pixels'
+                     box (a pixel's slack)
 
 Exits 0 when every expectation holds, 1 when one fails, 2 when the
 import itself fails.  Blender swallows exceptions and sys.exit from a
@@ -67,6 +83,7 @@ def counts():
              armatures=len(arms),
              bones=sum(len(o.data.bones) for o in arms),
              cameras=sum(1 for o in objs if o.type == 'CAMERA'),
+             lights=sum(1 for o in objs if o.type == 'LIGHT'),
              actions=len(bpy.data.actions))
     for o in meshes:
         print('mesh %s: %d vertices, %d faces' % (o.name, len(o.data.vertices),
@@ -137,8 +154,7 @@ def camera_at(v, fps):
     want = Matrix.Translation(Vector(v[1:4])) @ \
         Matrix.Rotation(math.radians(v[6]), 4, 'Z') @ \
         Matrix.Rotation(math.radians(v[5]), 4, 'Y') @ \
-        Matrix.Rotation(math.radians(v[4]), 4, 'X') @ \
-        Matrix.Rotation(math.pi, 4, 'X')
+        Matrix.Rotation(math.radians(v[4]), 4, 'X')
     turn = max(abs(m[i][j] - want[i][j]) for i in range(3) for j in range(3))
     move = max(abs(m[i][3] - want[i][3]) for i in range(3))
     scale = max(1.0, max(abs(x) for x in v[1:4]))
@@ -151,7 +167,7 @@ def object_at(v, fps):
     """Whether mesh object v[1] is at (v[2], v[3], v[4]) at game frame
     v[0], and shown."""
     o = bpy.context.scene.objects.get(v[1])
-    if o is None or o.type != 'MESH':
+    if o is None or o.type not in ('MESH', 'LIGHT'):
         return False, 'a mesh object %s (%s)' % (
             v[1], 'none' if o is None else o.type)
     at = float(v[0]) / 30.0 * fps
@@ -164,6 +180,96 @@ def object_at(v, fps):
         1e-4 * max(1.0, max(abs(x) for x in want)) and size > 1e-6
     return ok, 'mesh %s at game frame %s: %s, shown (got %s, scale %.3g)' % (
         v[1], v[0], want, [round(x, 4) for x in got], size)
+
+
+def hidden_at(v, fps):
+    """Whether mesh object v[1] is hidden (scaled to 0) at game frame
+    v[0]."""
+    o = bpy.context.scene.objects.get(v[1])
+    if o is None or o.type != 'MESH':
+        return False, 'a mesh object %s' % v[1]
+    at = float(v[0]) / 30.0 * fps
+    bpy.context.scene.frame_set(int(at), subframe=at - int(at))
+    size = max(abs(x) for x in o.matrix_world.to_scale())
+    return size <= 1e-6, 'mesh %s hidden at game frame %s (scale %.3g)' % (
+        v[1], v[0], size)
+
+
+def game_pixel(p, cam, width, height):
+    """Where the game's camera cam = (x, y, z, rx, ry, rz, fov) draws
+    world point p on a width x height picture, or None when p is not in
+    front of it: view = inverse(T * Rz * Ry * Rx * Rx(180)), +Z forward,
+    +Y down (the PS2's view space), the fov the full horizontal one."""
+    from mathutils import Matrix, Vector
+    m = Matrix.Translation(Vector(cam[0:3])) @ \
+        Matrix.Rotation(math.radians(cam[5]), 4, 'Z') @ \
+        Matrix.Rotation(math.radians(cam[4]), 4, 'Y') @ \
+        Matrix.Rotation(math.radians(cam[3]), 4, 'X') @ \
+        Matrix.Rotation(math.pi, 4, 'X')
+    v = m.inverted() @ Vector(p)
+    if v.z <= 1e-6:
+        return None
+    f = (width / 2.0) / math.tan(math.radians(cam[6]) / 2)
+    return width / 2.0 + f * v.x / v.z, height / 2.0 + f * v.y / v.z
+
+
+def sees(v, fps):
+    """Renders game frame v[0] through the first camera with only mesh
+    v[1] drawn, in white on black, and finds it where game_pixel says."""
+    from mathutils import Vector
+    scene = bpy.context.scene
+    cams = [o for o in scene.objects if o.type == 'CAMERA']
+    target = scene.objects.get(v[1])
+    if not cams or target is None or target.type != 'MESH':
+        return False, 'a camera and a mesh object %s' % v[1]
+    at = float(v[0]) / 30.0 * fps
+    scene.frame_set(int(at), subframe=at - int(at))
+    width, height = 192, 144
+    scene.camera = cams[0]
+    scene.render.engine = 'CYCLES'
+    scene.cycles.device = 'CPU'
+    scene.cycles.samples = 1
+    scene.cycles.use_denoising = False
+    scene.render.resolution_x, scene.render.resolution_y = width, height
+    scene.render.resolution_percentage = 100
+    scene.render.film_transparent = False
+    world = bpy.data.worlds.new('black')
+    world.color = (0, 0, 0)
+    scene.world = world
+    white = bpy.data.materials.new('white')
+    white.use_nodes = True
+    nodes = white.node_tree.nodes
+    nodes.clear()
+    em = nodes.new('ShaderNodeEmission')
+    em.inputs['Strength'].default_value = 1.0
+    out = nodes.new('ShaderNodeOutputMaterial')
+    white.node_tree.links.new(em.outputs[0], out.inputs[0])
+    for o in scene.objects:
+        o.hide_render = o is not target and o.type != 'CAMERA'
+    target.data.materials.clear()
+    target.data.materials.append(white)
+    path = os.path.join(os.environ.get('TMPDIR', '/tmp'),
+                        'sees-%d.png' % os.getpid())
+    scene.render.filepath = path
+    scene.render.image_settings.file_format = 'PNG'
+    bpy.ops.render.render(write_still=True)
+    img = bpy.data.images.load(path)
+    px = list(img.pixels)
+    os.unlink(path)
+    lit = [(i % width, height - 1 - i // width) for i in range(width * height)
+           if px[4 * i] > 0.5]          # rows top first
+    corners = [target.matrix_world @ Vector(c) for c in target.bound_box]
+    centre = [sum(c[k] for c in corners) / 8 for k in range(3)]
+    want = game_pixel(centre, [float(x) for x in v[2:9]], width, height)
+    if not lit or want is None:
+        return False, 'mesh %s in the picture at game frame %s (%d pixels lit, ' \
+            'the game puts it at %s)' % (v[1], v[0], len(lit), want)
+    x0, x1 = min(p[0] for p in lit), max(p[0] for p in lit)
+    y0, y1 = min(p[1] for p in lit), max(p[1] for p in lit)
+    ok = x0 - 1 <= want[0] <= x1 + 2 and y0 - 1 <= want[1] <= y1 + 2
+    return ok, 'mesh %s at game frame %s drawn at pixels x %d-%d, y %d-%d ' \
+        'of %dx%d; the game puts its centre at (%.1f, %.1f)' % (
+            v[1], v[0], x0, x1, y0, y1, width, height, want[0], want[1])
 
 
 def check(expect, c, spans, fps, bbox=None):
@@ -192,6 +298,10 @@ def check(expect, c, spans, fps, bbox=None):
                                  fps)
         elif e.startswith('object_at='):
             ok, desc = object_at(e.split('=')[1].split(','), fps)
+        elif e.startswith('hidden_at='):
+            ok, desc = hidden_at(e.split('=')[1].split(','), fps)
+        elif e.startswith('sees='):
+            ok, desc = sees(e.split('=')[1].split(','), fps)
         elif e.startswith('bbox='):
             want = [float(x) for x in e.split('=')[1].split(',')]
             size = max(max(want[3:][k] - want[k] for k in range(3)), 1.0)

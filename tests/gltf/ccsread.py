@@ -92,8 +92,12 @@ class Ccs:
         self.version = struct.unpack_from('<H', data, 0x2c)[0]
         self.names, self.objs, self.clumps = [], {}, []
         self.ext, self.models, self.animes = {}, {}, []
+        self.marked = set()     # '#' objects: another file defines them
+        self.ext_parent, self.obj2, self.cameras = {}, {}, set()
+        self.clump_objs = []    # (CMP_ object, nodes), in file order
         self.morphers = []      # (MPH_, base MDL_), in file order
         o = 8 + 4 * struct.unpack_from('<I', data, 4)[0]
+        self.in_frames = False
         for kind, p, o in self.chunks():
             if kind == 0x0002:
                 self.read_index(p)
@@ -103,11 +107,20 @@ class Ccs:
             elif kind == 0x0900:
                 obj, n = struct.unpack_from('<IH', data, p)
                 self.clumps.append(struct.unpack_from('<%dI' % n, data, p + 8))
+                self.clump_objs.append((obj, self.clumps[-1]))
             elif kind == 0x1900:
                 self.morphers.append(struct.unpack_from('<II', data, p))
             elif kind == 0x0a00:
                 obj, parent, target = struct.unpack_from('<III', data, p)
-                self.ext[obj] = target
+                self.ext.setdefault(obj, target)
+                self.ext_parent.setdefault(obj, parent)
+            elif kind == 0x2000:
+                obj, flags = struct.unpack_from('<II', data, p)
+                self.obj2.setdefault(obj, flags)
+            elif kind == 0x0500 and not self.in_frames:
+                self.cameras.add(struct.unpack_from('<I', data, p)[0])
+            elif kind == 0x0005:
+                self.in_frames = True
             elif kind == 0x0700:
                 self.read_anime(p)
         if o != len(data):      # a length rule went wrong somewhere
@@ -135,10 +148,14 @@ class Ccs:
 
     def read_index(self, p):
         files, objects = struct.unpack_from('<II', self.d, p)
+        paths = [self.d[p + 8 + 32 * f:p + 9 + 32 * f] for f in range(files)]
         q = p + 8 + 32 * files
         for k in range(objects):
             raw = self.d[q + 32 * k:q + 32 * k + 30].split(b'\0')[0]
             self.names.append(raw.decode('cp932', 'replace'))
+            f = struct.unpack_from('<H', self.d, q + 32 * k + 30)[0]
+            if f < files and paths[f] == b'#':
+                self.marked.add(k)
 
     def texture_end(self, p):
         # the size field is wrong here: the real length is the header

@@ -16,19 +16,6 @@ mnt=$work/mnt
 	{ echo "Bail out! ccsgen sample"; exit 1; }
 d=$mnt/DATA/DATA.BIN
 
-# variant NAME: a folder with the sample's files and exes/NAME as its
-# executable (none: no executable at all).
-variant() {
-	_v=$work/v-$1
-	rm -rf "$_v"
-	mkdir -p "$_v"
-	for _f in DATA STREAM SYSTEM.CNF OUTSIDE.BIN; do
-		ln -s "$disc/$_f" "$_v/$_f"
-	done
-	[ "$1" = none ] || ln -s "$exes/$1" "$_v/SLUS_202.67"
-	echo "$_v"
-}
-
 # members MOUNT: the member folders, in ls's order; columns 1-8 of the
 # listing (what the scan says, in archive order); the tree two levels
 # down, each node's type, size and mtime (a listing from the table

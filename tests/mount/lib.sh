@@ -140,6 +140,20 @@ need_gltf_tools() {
 		skip_all "no numpy for $PY (python3-numpy)"
 }
 
+# variant NAME: a folder with the files of the sample disc $disc and
+# $exes/NAME (ccsgen sample --exes) as its executable (none: no
+# executable at all).
+variant() {
+	_v=$work/v-$1
+	rm -rf "$_v"
+	mkdir -p "$_v"
+	for _f in DATA STREAM SYSTEM.CNF OUTSIDE.BIN; do
+		ln -s "$disc/$_f" "$_v/$_f"
+	done
+	[ "$1" = none ] || ln -s "$exes/$1" "$_v/SLUS_202.67"
+	echo "$_v"
+}
+
 # common_setups DIR: the common setup files' .ccs beside member folder
 # DIR, in the order ccsfs looks into them.
 common_setups() {

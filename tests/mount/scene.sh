@@ -91,12 +91,73 @@ check_fails "... and the check fails on the gull a frame early" \
 check_fails "... and the check fails on a camera a frame late" \
 	blend "$cut/scene.glb" camera_at=25,0,-100,20,90,0,23
 
+# str0002 is laid out as the game's cutscenes are (gen_cutscene_game.c):
+# its nodes are the scene file's Clump's ExtObj and Obj chunks.  Blender
+# shows the five that reach a model (a shadow node is left out) and one
+# camera (the scene file's first;
+# the spare one is never moved).  g0_drv moves along its records (x =
+# frame / 2), g1_drv sits below it at (0, 4, 0) of it turned with it,
+# shows while g0_drv is switched off (50-54), and hides while
+# g0_drv's transparency (0.25, frames 20-28) times its own (0.02) is
+# below 1/128, between its own records,
+# g2_drv (an ExtObj chain) shows from frame 12, hides while switched off
+# (30-39) and while its transparency is below 1/128 (44-47); the part
+# node gown hides at the origin until frame 20; the gull is str8000e's.
+# Its F_DistantLight and F_OmniLight records drive two lights (the omni
+# one at (fr / 2, -2, 14) from its record every tenth frame).
+sd=$mnt/STREAM/STR1.BIN
+g2=$sd/str0002
+check "Blender imports str0002 (the game's layout): its nodes move, hide and show on their records" \
+	blend "$g2/scene.glb" meshes=5 cameras=1 lights=2 span_frames=60 \
+	object_at=21,LGT_s0002_lamp,10,-2,14 \
+	object_at=0,OBJ_s0002_g0_drv,0,0,10 object_at=25,OBJ_s0002_g0_drv,12.5,0,10 \
+	object_at=4,OBJ_s0002_g1_drv,1.1684,3.9126,10 \
+	hidden_at=52,OBJ_s0002_g0_drv object_at=52,OBJ_s0002_g1_drv,24.3730,-3.6542,10 \
+	object_at=19,OBJ_s0002_g1_drv,6.1453,2.1786,10 hidden_at=20,OBJ_s0002_g1_drv \
+	hidden_at=25,OBJ_s0002_g1_drv object_at=29,OBJ_s0002_g1_drv,10.5055,0.2093,10 \
+	hidden_at=11,OBJ_s0002_g2_drv object_at=13,OBJ_s0002_g2_drv,-6,2,9.2 \
+	hidden_at=31,OBJ_s0002_g2_drv object_at=41,OBJ_s0002_g2_drv,-6,2,12 \
+	hidden_at=45,OBJ_s0002_g2_drv object_at=49,OBJ_s0002_g2_drv,-6,2,12.8 \
+	hidden_at=10,OBJ_s0002_gown object_at=21,OBJ_s0002_gown,2,-3,6 \
+	object_at=6,OBJ_s0002_gull_drv,8,5,12 \
+	camera_at=25,10,-6,16,45,0,5
+check_fails "... and the check fails on g2_drv shown inside its hidden span" \
+	blend "$g2/scene.glb" object_at=35,OBJ_s0002_g2_drv,-6,2,11.4
+
+# cutcheck.py learns the game's layout on its own (FORMATS.md): the
+# nodes, their chains, parents, hidden spans, the camera and the lights,
+# at frames either side of each change.
+check "cutcheck: str0002's nodes and camera and lights where the game puts them, sixteen frames" \
+	"$PY" "$gltf/cutcheck.py" "$g2/scene.glb" "$g2/str0002.ccs" \
+	"$sd/str0002e/str0002e.ccs" "$sd/str8000e/str8000e.ccs" \
+	--frames 0,4,11,13,15,19,20,21,25,29,30,31,45,49,52,59 --require OBJ_s0002_g0_drv \
+	--require OBJ_s0002_g1_drv --require OBJ_s0002_g2_drv \
+	--require OBJ_s0002_gull_drv --require OBJ_s0002_gown
+sed 's/^/# /' "$work/last.out"
+check_fails "... and fails without str8000e, which defines the gull" \
+	"$PY" "$gltf/cutcheck.py" "$g2/scene.glb" "$g2/str0002.ccs" \
+	"$sd/str0002e/str0002e.ccs"
+
+# The camera looks where the game's does: rendered through it, g0_drv
+# is drawn where the game's view matrix (+Z forward, +Y down, the
+# F_Camera record's T * Rz * Ry * Rx * Rx(180) inverted) puts it, at
+# frame 0 and at frame 25 (the camera moved and turned at frame 20), and
+# g1_drv at frame 0; a camera turned half round would not see it.
+check "Blender renders str0002 through its camera: g0_drv and g1_drv in the picture where the game draws them" \
+	blend "$g2/scene.glb" sees=0,OBJ_s0002_g0_drv,0,-6,16,45,0,0,50 \
+	sees=25,OBJ_s0002_g0_drv,10,-6,16,45,0,5,50 \
+	sees=0,OBJ_s0002_g1_drv,0,-6,16,45,0,0,50
+sed -n 's/^\(ok\|FAIL\) *mesh .* drawn/# &/p' "$work/last.out"
+check_fails "... and the check fails for a camera turned half round" \
+	blend "$g2/scene.glb" sees=25,OBJ_s0002_g0_drv,10,-6,16,45,0,185,50
+check "str0002 has no error.txt: the shadow node is left out without a word" \
+	test ! -e "$g2/error.txt"
+
 # The common file's objects in the GLB on their own: their meshes hold
 # their models' vertices and sit where their F_Obj records put them at
 # frames 7, 16 and 31, and the camera's yfov is the F_Camera records'
 # fov (44, 54 then 64 degrees) at each: cutcheck.py reads the records
 # and the GLB itself.
-sd=$mnt/STREAM/STR1.BIN
 check "cutcheck: str8000e's OBJ_cmn_gull and OBJ_cmn_wing on their records, the camera's fov on its records, frames 7, 16, 31" \
 	"$PY" "$gltf/cutcheck.py" "$cut/scene.glb" "$cut/str0001.ccs" \
 	"$sd/str0001e/str0001e.ccs" "$sd/str8000e/str8000e.ccs" \

@@ -66,6 +66,12 @@ t1=$(date +%s.%N)
 check_eq "cutcheck: every cutscene's nodes and camera on their records" "" "$bad"
 echo "# $(wc -l <"$work/cuts") cutscene scene.glb read and checked in $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }') s"
 grep -h 'placements' "$work"/glbcheck.str*.out | sed 's/^/# /'
+# str0004 is in the game's layout, one of its ExtObj nodes with a target
+# no file defines: error.txt names it, and its records.
+check_eq "error.txt of str0004 names the node whose ExtObj target is missing" \
+	"nodes: OBJ_s0004_ggone_drv: its target OBJ_s0004_ggone is an Obj or ExtObj of no file of the pair: left out
+frames: 60 records for OBJ_s0004_ggone_drv, which the pair does not define: left out" \
+	"$(cat "$mnt/STREAM/STR1.BIN/str0004/error.txt")"
 peak=$(vm_kb "$fg_pid" VmHWM)
 echo "# daemon peak: $peak kB"
 # A sanitizer's shadow memory and quarantine are not the daemon's: the

@@ -82,3 +82,37 @@ int model_pose(struct model_mesh *m, const struct pose *p,
 	}
 	return 0;
 }
+
+int model_pose_obj(const struct ccsf_scene *s, const uint8_t *data,
+		   size_t len, uint32_t chunk, bool pose_it,
+		   const struct model_env *env, struct strbuf *obj,
+		   struct strbuf *mtl, struct reason *why)
+{
+	if (chunk >= s->chunk_count)
+		return -EIO;
+	const struct ccsf_chunk *ch = &s->chunks[chunk];
+	if ((uint64_t)ch->offset + ch->length > len)
+		return -EIO;
+	struct model_mesh mesh;
+	struct pose pose = { 0 };
+	int rc = model_decode_as(data + ch->offset, ch->length, s->version,
+				 obj != NULL, &mesh, why);
+	pose_it = pose_it && (mesh.mtype & 4);
+	if (rc == 0 && pose_it)
+		rc = pose_build(s, data, len, &pose);
+	if (rc == 0 && pose_it) {
+		uint32_t owner = pose_owner_of(&pose, mesh.object);
+		const struct pose_clump *c = pose_clump_of(&pose, owner);
+		if (c && c->anime != POSE_NONE) {
+			rc = model_pose(&mesh, &pose, c);
+			const char *by = env->object_name(env->ctx,
+					s->chunks[c->anime].object);
+			mesh.posed_by = by ? by : "an Anime chunk";
+		}
+	}
+	if (rc == 0)
+		rc = model_mesh_obj(&mesh, env, obj, mtl);
+	pose_free(&pose);
+	model_mesh_free(&mesh);
+	return rc;
+}

@@ -8,7 +8,10 @@
 #define CCSFS_MODEL_POSE_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
+#include "ccsf/ccsf.h"
 #include "decode/model/model.h"
 #include "decode/motion/pose.h"
 
@@ -30,5 +33,14 @@ void model_pose_normal(const struct model_vertex *v, const struct pose *p,
  * as they are.  0 or -ENOMEM. */
 int model_pose(struct model_mesh *m, const struct pose *p,
 	       const struct pose_clump *c);
+
+/* model.obj (obj set) or model.mtl (mtl set) of model chunk `chunk`: a
+ * bone or skin model posed at frame 0 of the Anime chunk that poses its
+ * owner's clump when pose_it is set; without one it stays in node
+ * space.  0 or a negative errno with why set. */
+int model_pose_obj(const struct ccsf_scene *s, const uint8_t *data,
+		   size_t len, uint32_t chunk, bool pose_it,
+		   const struct model_env *env, struct strbuf *obj,
+		   struct strbuf *mtl, struct reason *why);
 
 #endif

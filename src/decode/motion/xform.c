@@ -146,9 +146,13 @@ void xform_quat_of_xyz(const float r_deg[3], float q[4])
 
 void xform_quat_of_camera(const float r_deg[3], float q[4])
 {
-	static const int order[4] = { 2, 1, 0, 0 };
-	double deg[4] = { r_deg[2], r_deg[1], r_deg[0], 180 };
-	quat_chain(order, deg, 4, q);
+	/* The game's view space looks down +Z with +Y down; its matrix
+	 * has a half turn about X that takes it to the artist's camera,
+	 * which looks down -Z with +Y up as glTF's does.  So the node gets
+	 * the record's turn alone. */
+	static const int order[3] = { 2, 1, 0 };
+	double deg[3] = { r_deg[2], r_deg[1], r_deg[0] };
+	quat_chain(order, deg, 3, q);
 }
 
 float xform_round_angle(float deg)

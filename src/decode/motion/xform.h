@@ -60,7 +60,8 @@ bool xform_invert(xform out, const xform m);
 
 /* The unit quaternion (x, y, z, w) of Rx * Ry * Rz, angles in degrees. */
 void xform_quat_of_xyz(const float r_deg[3], float q[4]);
-/* ... and of Rz * Ry * Rx * Rx(180): a camera's turn (Cameras). */
+/* ... and of Rz * Ry * Rx: a glTF camera node's turn from an F_Camera
+ * record's angles (Cameras). */
 void xform_quat_of_camera(const float r_deg[3], float q[4]);
 
 /* A keyed angle as the game plays it: rounded to 1/65536 of a turn,

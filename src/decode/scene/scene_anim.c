@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,8 +24,7 @@
 /* One animation being written. */
 struct anim {
 	struct scene_build *b;
-	struct strbuf samplers, channels;
-	uint32_t sampler_count;
+	struct scene_channels ch;
 	uint8_t *used;          /* per gnode and path: has a channel */
 	/* F_Camera and F_Obj records met so far: one key each. */
 	struct cam_key *keys;
@@ -34,22 +34,21 @@ struct anim {
 	 * hides (scale 0) before its object's first record. */
 	uint32_t end_frame;
 	bool cutscene;
+	struct scene_vis *vis;  /* the game's layout: when nodes are drawn */
 };
 
 
 
-/* A record's place: a camera's (Rz * Ry * Rx * Rx(180), no scale) or an
+/* A record's place: a camera's (Rz * Ry * Rx, no scale) or an
  * object's (Rx * Ry * Rz, with scale). */
 struct cam_key {
 	uint32_t node;
 	uint32_t frame;
 	float t[3], r[3], s[3], fov;
 	bool camera;
+	bool place;     /* a placement node's: never hidden (scene_gltf.c) */
 };
 
-#define PATH_WEIGHTS 3
-static const char *const paths[4] = { "translation", "rotation", "scale",
-				      "weights" };
 
 /* glTF's vertical field of view, in radians, of F_Camera's horizontal
  * one in degrees (45 when it is not one) on a 4:3 picture. */
@@ -60,33 +59,11 @@ static float yfov_of(float hfov)
 	return (float)(2 * atan(tan(hfov * 3.14159265358979 / 360) / ASPECT));
 }
 
-/* A channel of n keys; weights: `targets` scalars a key. */
-static void add_channel_n(struct anim *a, uint32_t node, unsigned path,
-			  const float *times, const float *values, uint32_t n,
-			  bool step, uint32_t targets)
-{
-	struct scene_build *b = a->b;
-	uint32_t in = glb_floats(&b->g, times, n, 1, true, 0);
-	uint32_t out = path == PATH_WEIGHTS
-		       ? glb_floats(&b->g, values, n * targets, 1, false, 0)
-		       : glb_floats(&b->g, values, n, path == 1 ? 4 : 3,
-				    false, 0);
-	if (a->sampler_count) {
-		sb_puts(&a->samplers, ",");
-		sb_puts(&a->channels, ",");
-	}
-	sb_printf(&a->samplers, "{\"input\":%" PRIu32 ",\"output\":%" PRIu32
-		  ",\"interpolation\":\"%s\"}", in, out, step ? "STEP" : "LINEAR");
-	sb_printf(&a->channels, "{\"sampler\":%" PRIu32 ",\"target\":{\"node\":%"
-		  PRIu32 ",\"path\":\"%s\"}}", a->sampler_count++, node,
-		  paths[path]);
-}
-
 static void add_channel(struct anim *a, uint32_t node, unsigned path,
 			const float *times, const float *values, uint32_t n,
 			bool step)
 {
-	add_channel_n(a, node, path, times, values, n, step, 0);
+	scene_channel_add(&a->ch, node, path, times, values, n, step, 0);
 }
 
 /* A camera's field of view, which core glTF cannot animate: a STEP
@@ -95,25 +72,13 @@ static void add_channel(struct anim *a, uint32_t node, unsigned path,
 static void fov_channel(struct anim *a, uint32_t node, const float *times,
 			const float *yfov, uint32_t n)
 {
-	struct scene_build *b = a->b;
-	uint32_t camera = b->nodes[node].camera, k = 1;
-	while (k < n && yfov[k] == yfov[0])
-		k++;
-	if (camera == GNONE || k == n)
+	uint32_t camera = a->b->nodes[node].camera;
+	char pointer[48];
+	if (camera == GNONE)
 		return;
-	uint32_t in = glb_floats(&b->g, times, n, 1, true, 0);
-	uint32_t out = glb_floats(&b->g, yfov, n, 1, false, 0);
-	if (a->sampler_count) {
-		sb_puts(&a->samplers, ",");
-		sb_puts(&a->channels, ",");
-	}
-	sb_printf(&a->samplers, "{\"input\":%" PRIu32 ",\"output\":%" PRIu32
-		  ",\"interpolation\":\"STEP\"}", in, out);
-	sb_printf(&a->channels, "{\"sampler\":%" PRIu32 ",\"target\":{"
-		  "\"path\":\"pointer\",\"extensions\":{"
-		  "\"KHR_animation_pointer\":{\"pointer\":\"/cameras/%" PRIu32
-		  "/perspective/yfov\"}}}}", a->sampler_count++, camera);
-	b->pointer_used = true;
+	snprintf(pointer, sizeof pointer, "/cameras/%" PRIu32
+		 "/perspective/yfov", camera);
+	scene_channel_pointer(&a->ch, pointer, times, yfov, n, 1);
 }
 
 /* F_Morpher records: STEP weights on every node of the base's mesh. */
@@ -127,8 +92,9 @@ static void weight_channels(struct anim *a, uint32_t chunk)
 			b->failed = true;
 		for (uint32_t g = 0; n && g < b->node_count; g++)
 			if (b->nodes[g].mesh == b->morph[j].mesh)
-				add_channel_n(a, g, PATH_WEIGHTS, times, weights,
-					      n, true, b->morph[j].count);
+				scene_channel_add(&a->ch, g, SCENE_PATH_WEIGHTS,
+						  times, weights, n, true,
+						  b->morph[j].count);
 		free(times);
 		free(weights);
 	}
@@ -224,11 +190,12 @@ static void camera_key(struct anim *a, const struct anime_record *r)
 	if (r->len < 8 || r->frame < 0)
 		return;
 	uint32_t object = rd_u32le(r->p), flag = rd_u32le(r->p + 4);
-	if (object >= a->b->s->object_count || a->cam_node_of[object] == GNONE ||
+	if (object >= a->b->cam_count || a->cam_node_of[object] == GNONE ||
 	    (flag & 1))
 		return;
 	struct cam_key k = { a->cam_node_of[object], (uint32_t)r->frame,
-			     { 0, 0, 0 }, { 0, 0, 0 }, { 1, 1, 1 }, 45, true };
+			     { 0, 0, 0 }, { 0, 0, 0 }, { 1, 1, 1 }, 45, true,
+			     false };
 	for (size_t i = a->key_count; i-- > 0;)
 		if (a->keys[i].node == k.node) {
 			k = a->keys[i];
@@ -277,6 +244,63 @@ static void put_camera(struct scene_build *b, uint32_t g, const struct cam_key *
 	xform_quat_of_camera(k->r, b->nodes[g].q);
 }
 
+/* Whether a cutscene's F_Obj record hides its node (doc/formats/
+ * scene-glb.md, Cutscenes): its shown bit (flags bit 0) clear, or its
+ * transparency at or below 1/128.  (The game's layout has more rules:
+ * scene_visible.c.) */
+static bool cutscene_hidden(const struct anime_record *r)
+{
+	if (r->len < 52)
+		return false;
+	float tp = rd_f32le(r->p + 44);
+	return !(tp > 1.0f / 128) || !(rd_u32le(r->p + 48) & 1);
+}
+
+/* The game's layout: each node's keys again, one more wherever its
+ * drawn state changes between its records (its parent's transparency),
+ * each hidden (scale 0) where the game does not draw it.  The old keys
+ * are dropped (node GNONE) and the new appended, in frame order. */
+static void game_keys(struct anim *a)
+{
+	struct scene_build *b = a->b;
+	size_t old = a->key_count;
+	for (uint32_t i = 0; i < b->cut.count && !b->failed; i++) {
+		uint32_t g = b->game_gnode + i;
+		const struct scene_vis *v = &a->vis[i];
+		struct cam_key last;
+		bool any = false;
+		uint32_t c = 0;
+		for (size_t j = 0; j <= old && !b->failed; j++) {
+			bool end = j == old;
+			if (!end && (a->keys[j].node != g || a->keys[j].place))
+				continue;
+			uint32_t f = end ? UINT32_MAX : a->keys[j].frame;
+			/* The drawn state's changes before this key. */
+			for (; c < v->count && v->frames[c] < f; c++) {
+				if (!any)
+					continue;
+				struct cam_key k = last;
+				k.frame = v->frames[c];
+				push_key(a, &k);
+			}
+			if (end)
+				break;
+			last = a->keys[j];
+			any = true;
+			a->keys[j].node = GNONE;
+			push_key(a, &last);
+			while (c < v->count && v->frames[c] <= f)
+				c++;
+		}
+	}
+	for (size_t j = old; j < a->key_count; j++) {
+		const struct scene_vis *v = &a->vis[a->keys[j].node -
+						     b->game_gnode];
+		if (!scene_vis_drawn(v, a->keys[j].frame))
+			memset(a->keys[j].s, 0, sizeof a->keys[j].s);
+	}
+}
+
 /* F_Obj: the whole transform from its frame on, as a STEP key. */
 static void f_obj_key(struct anim *a, const struct anime_record *r)
 {
@@ -284,11 +308,6 @@ static void f_obj_key(struct anim *a, const struct anime_record *r)
 	uint32_t object;
 	if (!anime_f_obj(r, &object, k.t, k.r, k.s))
 		return;
-	/* A cutscene's object is shown only while its transparency is
-	 * above 0 and its shown flag (bit 0 of the last word) is set. */
-	if (a->cutscene && r->len >= 52 &&
-	    (!(rd_f32le(r->p + 44) > 0) || !(rd_u32le(r->p + 48) & 1)))
-		k.s[0] = k.s[1] = k.s[2] = 0;
 	/* A cutscene's record names an object of its scene file, which
 	 * any part may define; an Anime chunk's, one of the main file. */
 	const struct scene_build *b = a->b;
@@ -300,6 +319,18 @@ static void f_obj_key(struct anim *a, const struct anime_record *r)
 				       &scene_main(b)->pose, object));
 	if (k.node == GNONE || k.node == ROOT_NODE)
 		return;
+	/* A hidden node still places its children: they hang from its
+	 * placement node, which has the record but is never hidden. */
+	uint32_t place = a->cutscene ? scene_game_place(b, k.node) : GNONE;
+	if (place != GNONE) {
+		struct cam_key p = k;
+		p.node = place;
+		p.place = true;
+		push_key(a, &p);
+	}
+	/* The game's layout decides after the walk (game_keys). */
+	if (a->cutscene && !a->vis && cutscene_hidden(r))
+		k.s[0] = k.s[1] = k.s[2] = 0;
 	push_key(a, &k);
 }
 
@@ -343,8 +374,12 @@ static uint32_t group_keys(const struct anim *a, size_t i, float *times,
 		if (k->node != node || k->camera != camera)
 			continue;
 		if (!kept && a->cutscene && !camera && k->frame > 0) {
+			/* Hidden; a placement node at the identity. */
 			struct cam_key hidden = *k;
 			memset(hidden.s, 0, sizeof hidden.s);
+			if (k->place)
+				hidden = (struct cam_key){ .s = { 1, 1, 1 },
+							   .fov = 45 };
 			times[kept] = 0;
 			put_key(v, kept++, &hidden);
 		}
@@ -395,7 +430,7 @@ static void step_channels(struct anim *a)
 	for (size_t i = 0; ok && i < a->key_count; i++) {
 		uint32_t node = a->keys[i].node;
 		bool camera = a->keys[i].camera;
-		if (a->used[3 * node])
+		if (node == GNONE || a->used[3 * node])
 			continue;
 		uint32_t kept = group_keys(a, i, times, v);
 		for (unsigned path = 0; path < (camera ? 2u : 3u); path++) {
@@ -443,7 +478,7 @@ static void *reserve_keys(struct anim *a, uint32_t chunk)
 static void add_animation(struct scene_build *b, uint32_t chunk,
 			  uint32_t *cam_node_of)
 {
-	struct anim a = { .b = b, .cam_node_of = cam_node_of,
+	struct anim a = { .b = b, .ch = { .b = b }, .cam_node_of = cam_node_of,
 			  .cutscene = chunk == FRAME_SECTION };
 	a.used = calloc((size_t)b->node_count * 3 + 3, 1);
 	if (!a.used || !reserve_keys(&a, chunk)) {
@@ -453,14 +488,20 @@ static void add_animation(struct scene_build *b, uint32_t chunk,
 	}
 	if (a.cutscene)
 		a.end_frame = b->frames->s->frames;
+	if (a.cutscene && b->game && scene_visibility(b, &a.vis) < 0)
+		b->failed = true;
 	scene_walk_records(b, chunk, anim_record_steps, &a);
+	if (a.vis)
+		game_keys(&a);
 	step_channels(&a);
 	if (a.cutscene)
 		hide_unplaced(&a);
 	else
 		scene_walk_anime(b, chunk, anim_record_controllers, &a);
 	weight_channels(&a, chunk);
-	if (a.sampler_count) {
+	if (a.cutscene)
+		scene_light_channels(b, &a.ch);
+	if (a.ch.count) {
 		struct strbuf *o = &b->animations.text;
 		glb_item(&b->animations);
 		sb_puts(o, "{\"name\":");
@@ -469,16 +510,17 @@ static void add_animation(struct scene_build *b, uint32_t chunk,
 		else
 			json_string(o, scene_object_name(b, b->s->chunks[chunk].object));
 		sb_puts(o, ",\"samplers\":[");
-		sb_append(o, a.samplers.data, a.samplers.len);
+		sb_append(o, a.ch.samplers.data, a.ch.samplers.len);
 		sb_puts(o, "],\"channels\":[");
-		sb_append(o, a.channels.data, a.channels.len);
+		sb_append(o, a.ch.channels.data, a.ch.channels.len);
 		sb_puts(o, "]}");
 	}
-	b->failed |= a.samplers.failed || a.channels.failed;
-	sb_free(&a.samplers);
-	sb_free(&a.channels);
+	b->failed |= a.ch.samplers.failed || a.ch.channels.failed;
+	sb_free(&a.ch.samplers);
+	sb_free(&a.ch.channels);
 	free(a.keys);
 	free(a.used);
+	scene_visibility_free(a.vis, b->cut.count);
 }
 
 /* A camera node for every Camera chunk, posed by its first F_Camera
@@ -486,7 +528,17 @@ static void add_animation(struct scene_build *b, uint32_t chunk,
 static int add_cameras(struct scene_build *b)
 {
 	const struct ccsf_scene *s = b->s;
-	for (uint32_t i = 0; i < s->chunk_count && !b->failed; i++) {
+	uint32_t own = b->game ? scene_frames_camera(b->frames) : 0;
+	if (own) {
+		/* The game's layout: the scene file's first camera alone. */
+		const struct scene_frames *f = b->frames;
+		uint32_t g = scene_add_node(b, f->object_name
+					    ? f->object_name(f->ctx, own)
+					    : NULL, ROOT_NODE);
+		if (g != GNONE)
+			b->cam_node_of[own] = g;
+	}
+	for (uint32_t i = 0; !own && i < s->chunk_count && !b->failed; i++) {
 		const struct ccsf_chunk *c = &s->chunks[i];
 		if (c->kind != CCSF_CAMERA || c->in_frames || !c->object ||
 		    b->cam_node_of[c->object] != GNONE)
@@ -502,7 +554,7 @@ static int add_cameras(struct scene_build *b)
 	for (uint32_t i = 0; !b->frames && i < scene_main(b)->pose.anime_count; i++)
 		scene_walk_anime(b, scene_main(b)->pose.animes[i], anim_record_camera, &a);
 	/* Each camera node once, in the order its objects were met. */
-	for (uint32_t o = 0; o < s->object_count; o++) {
+	for (uint32_t o = 0; o < b->cam_count; o++) {
 		uint32_t g = b->cam_node_of[o];
 		if (g == GNONE || b->nodes[g].camera != GNONE)
 			continue;
@@ -518,11 +570,16 @@ static int add_cameras(struct scene_build *b)
 
 int scene_add_cameras_and_lights(struct scene_build *b)
 {
-	b->cam_node_of = malloc((b->s->object_count + 1) *
+	/* Indexed by the objects F_Camera records name: the main file's,
+	 * or the scene file's when it has its own camera (the game's
+	 * layout). */
+	b->cam_count = b->game && scene_frames_camera(b->frames)
+		       ? b->frames->s->object_count : b->s->object_count;
+	b->cam_node_of = malloc(((size_t)b->cam_count + 1) *
 				sizeof *b->cam_node_of);
 	if (!b->cam_node_of)
 		return -ENOMEM;
-	for (uint32_t o = 0; o <= b->s->object_count; o++)
+	for (uint32_t o = 0; o <= b->cam_count; o++)
 		b->cam_node_of[o] = GNONE;
 	int rc = add_cameras(b);
 	return rc < 0 ? rc : scene_add_lights(b);

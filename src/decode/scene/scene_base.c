@@ -74,3 +74,18 @@ void scene_walk_records(struct scene_build *b, uint32_t chunk,
 	else if (scene_frames_each_mapped(b->frames, fn, arg) < 0)
 		b->failed = true;
 }
+
+const struct scene_node *scene_game_node(const struct scene_build *b,
+					 uint32_t g)
+{
+	if (!b->game || g < b->game_gnode || g - b->game_gnode >= b->cut.count)
+		return NULL;
+	return &b->cut.nodes[g - b->game_gnode];
+}
+
+uint32_t scene_game_place(const struct scene_build *b, uint32_t g)
+{
+	if (!b->game || g < b->game_gnode || g - b->game_gnode >= b->cut.count)
+		return GNONE;
+	return b->game_place[g - b->game_gnode];
+}

@@ -65,6 +65,18 @@ uint32_t scene_frames_object(const struct scene_frames *f, uint32_t object)
 	return d.source == 0 ? d.object : UINT32_MAX;
 }
 
+uint32_t scene_frames_camera(const struct scene_frames *f)
+{
+	uint32_t best = 0;
+	for (uint32_t i = 0; i < f->s->chunk_count; i++) {
+		const struct ccsf_chunk *c = &f->s->chunks[i];
+		if (c->kind == CCSF_CAMERA && !c->in_frames && c->object &&
+		    (!best || c->object < best))
+			best = c->object;
+	}
+	return best;
+}
+
 /* ---- the records in the setup file's terms ---- */
 
 struct mapped {
@@ -74,6 +86,7 @@ struct mapped {
 	uint8_t *buf;           /* the record, its objects the setup's */
 	size_t cap;
 	bool failed;
+	bool own_camera;        /* F_Camera records name the scene file's */
 };
 
 static void put_object(const struct scene_frames *f, uint8_t *p)
@@ -88,7 +101,7 @@ static void map_record(const struct anime_record *r, void *arg)
 	/* Cameras and morphers are the setup file's; an F_Obj record's
 	 * object may be any source's, so it is looked up as it is. */
 	if ((r->kind != CCSF_F_CAMERA && r->kind != CCSF_F_MORPHER) ||
-	    r->len < 4) {
+	    r->len < 4 || (r->kind == CCSF_F_CAMERA && m->own_camera)) {
 		m->fn(r, m->arg);
 		return;
 	}
@@ -116,7 +129,9 @@ static void map_record(const struct anime_record *r, void *arg)
 int scene_frames_each_mapped(const struct scene_frames *f, anime_record_fn fn,
 			     void *arg)
 {
-	struct mapped m = { .f = f, .fn = fn, .arg = arg };
+	struct mapped m = { .f = f, .fn = fn, .arg = arg,
+			    .own_camera = scene_nodes_game_layout(f) &&
+					  scene_frames_camera(f) };
 	scene_frames_each(f, map_record, &m, NULL);
 	free(m.buf);
 	return m.failed ? -ENOMEM : 0;
@@ -126,8 +141,12 @@ int scene_frames_each_mapped(const struct scene_frames *f, anime_record_fn fn,
 
 struct tally {
 	const struct scene_frames *f;
+	/* The game's layout: its nodes (found in the scene file alone) and
+	 * its camera are known objects too. */
+	const struct scene_nodes *nodes;
+	uint32_t camera;
 	uint32_t *unknown;      /* per object (+1 for out of range) */
-	uint32_t *camera;       /* per object: F_Camera records with values */
+	uint32_t *camera_records; /* per object: F_Camera records with values */
 	uint32_t *common;       /* per object: camera and morpher records
 				 * for a common file's object */
 };
@@ -143,12 +162,16 @@ static void count_record(const struct anime_record *r, void *arg)
 	if (o >= n)
 		o = n;
 	uint32_t source = scene_frames_def(t->f, o).source;
+	bool node = t->nodes && o < n && (t->nodes->node_of[o] != UINT32_MAX ||
+					  (o == t->camera && o));
+	if (node)
+		return;
 	if (source == SCENE_NOWHERE)
 		t->unknown[o]++;
 	else if (source && r->kind != CCSF_F_OBJ)
 		t->common[o]++;
 	else if (r->kind == CCSF_F_CAMERA && !(rd_u32le(r->p + 4) & 1))
-		t->camera[o]++;
+		t->camera_records[o]++;
 }
 
 static const char *name_of(const struct scene_frames *f, uint32_t o,
@@ -182,7 +205,7 @@ static void tally_lines(const struct ccsf_scene *setup, struct tally *t,
 				  "defines: left out\n", t->common[o],
 				  name_of(f, o, buf, sizeof buf));
 		uint32_t so = scene_frames_object(f, o), chunk;
-		if (so != UINT32_MAX && !t->camera[o] &&
+		if (so != UINT32_MAX && !t->camera_records[o] && !t->nodes &&
 		    ccsf_find_owned(setup, CCSF_CAMERA, so, &chunk) == 0)
 			sb_printf(out, "frames: camera %s has no F_Camera "
 				  "record: it stays where its setup puts it\n",
@@ -194,17 +217,24 @@ int scene_frames_problems(const struct ccsf_scene *setup,
 			  const struct scene_frames *f, struct strbuf *out)
 {
 	size_t n = (size_t)f->s->object_count + 1;
-	struct tally t = { f, calloc(n, sizeof *t.unknown),
-			   calloc(n, sizeof *t.camera),
+	struct scene_nodes nodes = { 0 };
+	struct tally t = { f, NULL, 0, calloc(n, sizeof *t.unknown),
+			   calloc(n, sizeof *t.camera_records),
 			   calloc(n, sizeof *t.common) };
 	uint32_t went_back;
-	int rc = t.unknown && t.camera && t.common ? 0 : -ENOMEM;
+	int rc = t.unknown && t.camera_records && t.common ? 0 : -ENOMEM;
+	if (rc == 0 && scene_nodes_game_layout(f)) {
+		rc = scene_nodes_find(NULL, 0, f, &nodes, out);
+		t.nodes = &nodes;
+		t.camera = scene_frames_camera(f);
+	}
 	if (rc == 0) {
 		scene_frames_each(f, count_record, &t, &went_back);
 		tally_lines(setup, &t, out);
 	}
+	scene_nodes_free(&nodes);
 	free(t.unknown);
-	free(t.camera);
+	free(t.camera_records);
 	free(t.common);
 	if (rc < 0)
 		return rc;

@@ -98,6 +98,86 @@ static int add_pose_nodes(struct scene_build *b, uint32_t k)
 	return 0;
 }
 
+/* The left_out entries of lines "...\n", but those `known` has. */
+static void left_out_lines(struct scene_build *b, struct strbuf *lines,
+			   const char *known)
+{
+	for (char *p = lines->data, *nl; p && *p; p = nl + 1) {
+		if (!(nl = strchr(p, '\n')))
+			break;
+		nl[0] = 0;
+		bool seen = false;
+		for (const char *k = known; k && !seen && (k = strstr(k, p));
+		     k++)
+			seen = (k == known || k[-1] == '\n') &&
+			       k[nl - p] == '\n';
+		if (!seen)
+			scene_left_out(b, "%s", p);
+	}
+}
+
+/* Node i's gnode, or its placement node's ("NAME (place)"), below its
+ * parent's placement node or the root. */
+static int add_game_node(struct scene_build *b, uint32_t i, bool place)
+{
+	const struct scene_frames *f = b->frames;
+	const struct scene_node *n = &b->cut.nodes[i];
+	const char *name = f->object_name ? f->object_name(f->ctx, n->object)
+					  : NULL;
+	char buf[96];
+	if (place) {
+		snprintf(buf, sizeof buf, "%s (place)", name ? name : "");
+		name = buf;
+	}
+	uint32_t up = n->parent == SCENE_NOWHERE ? ROOT_NODE
+		      : b->game_place[n->parent];
+	return scene_add_node(b, name, up) == GNONE ? -ENOMEM : 0;
+}
+
+/* A cutscene in the game's layout: a gnode per node of the scene file,
+ * below its parent node or the root, and no node of the parts' own. */
+static int add_game_nodes(struct scene_build *b)
+{
+	const struct scene_frames *f = b->frames;
+	struct scene_source *src = malloc(b->part_count * sizeof *src);
+	struct strbuf lines = STRBUF_INIT;
+	if (!src)
+		return -ENOMEM;
+	for (uint32_t k = 0; k < b->part_count; k++)
+		src[k] = b->parts[k].src;
+	int rc = scene_nodes_find(src, b->part_count, f, &b->cut, &lines);
+	free(src);
+	/* Those the scene file alone shows are the frame section's
+	 * problems too (frames_left_out): said once. */
+	struct strbuf known = STRBUF_INIT;
+	if (rc == 0)
+		rc = scene_frames_problems(b->s, f, &known);
+	if (rc == 0)
+		left_out_lines(b, &lines, known.data);
+	sb_free(&known);
+	sb_free(&lines);
+	for (uint32_t k = 0; rc == 0 && k < b->part_count; k++)
+		if (!(b->parts[k].gnode_of = gnone_table(b->parts[k].pose.node_count)))
+			rc = -ENOMEM;
+	if (rc == 0 && !(b->game_place = gnone_table(b->cut.count)))
+		rc = -ENOMEM;
+	/* The nodes, then the placement nodes of those with children. */
+	b->game_gnode = b->node_count;
+	uint32_t g = b->game_gnode + b->cut.count;
+	for (uint32_t i = 0; rc == 0 && i < b->cut.count; i++) {
+		uint32_t up = b->cut.nodes[i].parent;
+		if (up != SCENE_NOWHERE && b->game_place[up] == GNONE)
+			b->game_place[up] = g++;
+	}
+	for (uint32_t i = 0; rc == 0 && i < b->cut.count; i++)
+		rc = add_game_node(b, i, false);
+	for (uint32_t i = 0; rc == 0 && i < b->cut.count; i++)
+		if (b->game_place[i] != GNONE)
+			rc = add_game_node(b, i, true);
+	return rc;
+}
+
+
 /* Per object of the scene file, the gnode its F_Obj records move. */
 static int map_frame_objects(struct scene_build *b)
 {
@@ -105,7 +185,10 @@ static int map_frame_objects(struct scene_build *b)
 	b->frame_gnode = gnone_table(f->s->object_count);
 	if (!b->frame_gnode)
 		return -ENOMEM;
-	for (uint32_t o = 0; o < f->s->object_count; o++) {
+	for (uint32_t o = 0; b->game && o < f->s->object_count; o++)
+		if (b->cut.node_of[o] != UINT32_MAX)
+			b->frame_gnode[o] = b->game_gnode + b->cut.node_of[o];
+	for (uint32_t o = 0; !b->game && o < f->s->object_count; o++) {
 		struct scene_def d = f->def_of[o];
 		if (d.source >= b->part_count)
 			continue;
@@ -270,8 +353,8 @@ static void part_free(struct scene_part *p)
 {
 	pose_free(&p->pose);
 	free(p->gnode_of);
-	free(p->material_of[0]);
-	free(p->material_of[1]);
+	for (int i = 0; i < 4; i++)
+		free(p->material_of[i]);
 	free(p->texture_of);
 	free(p->mesh_of);
 }
@@ -282,6 +365,9 @@ static void build_free(struct scene_build *b)
 		part_free(&b->parts[k]);
 	free(b->parts);
 	free(b->frame_gnode);
+	scene_nodes_free(&b->cut);
+	free(b->game_place);
+	free(b->light_node_of);
 	glb_free(&b->g);
 	struct glb_list *lists[] = SCENE_LISTS(b);
 	for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
@@ -313,12 +399,8 @@ static int frames_left_out(struct scene_build *b)
 {
 	struct strbuf lines = STRBUF_INIT;
 	int rc = scene_frames_problems(b->s, b->frames, &lines);
-	for (char *p = lines.data, *nl; rc == 0 && p && *p; p = nl + 1) {
-		if (!(nl = strchr(p, '\n')))
-			break;
-		*nl = 0;
-		scene_left_out(b, "%s", p);
-	}
+	if (rc == 0)
+		left_out_lines(b, &lines, NULL);
 	sb_free(&lines);
 	return rc;
 }
@@ -334,7 +416,10 @@ static int build_parts(struct scene_build *b)
 		b->nodes[root].q[3] = 0.70710677f;
 	}
 	int rc = 0;
-	for (uint32_t k = 0; k < b->part_count && rc == 0; k++)
+	b->game = b->frames && scene_nodes_game_layout(b->frames);
+	if (b->game)
+		rc = add_game_nodes(b);
+	for (uint32_t k = 0; !b->game && k < b->part_count && rc == 0; k++)
 		rc = add_pose_nodes(b, k);
 	if (rc == 0 && b->frames && (rc = map_frame_objects(b)) == 0)
 		rc = frames_left_out(b);
@@ -351,12 +436,12 @@ static int part_init(struct scene_part *p, const struct scene_source *src)
 	p->src = *src;
 	int rc = pose_build(src->s, src->data, src->len, &p->pose);
 	size_t n = src->s->object_count;
-	p->material_of[0] = gnone_table(n);
-	p->material_of[1] = gnone_table(n);
+	bool missing = false;
+	for (int i = 0; i < 4; i++)
+		missing |= !(p->material_of[i] = gnone_table(n));
 	p->texture_of = gnone_table(n);
 	p->mesh_of = gnone_table(n);
-	if (rc == 0 && (!p->material_of[0] || !p->material_of[1] ||
-			!p->texture_of || !p->mesh_of))
+	if (rc == 0 && (missing || !p->texture_of || !p->mesh_of))
 		rc = -ENOMEM;
 	return rc;
 }

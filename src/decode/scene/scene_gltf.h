@@ -98,12 +98,55 @@ int scene_frames_each_mapped(const struct scene_frames *f, anime_record_fn fn,
 struct scene_def scene_frames_def(const struct scene_frames *f,
 				  uint32_t object);
 uint32_t scene_frames_object(const struct scene_frames *f, uint32_t object);
+/* The scene file's camera: the object of its first Camera chunk in
+ * object order, 0 when it has none.  In the game's layout
+ * (scene_nodes_game_layout) it is the cutscene's camera, and F_Camera
+ * records keep naming the scene file's objects. */
+uint32_t scene_frames_camera(const struct scene_frames *f);
 /* One line per thing of the frame section scene.glb cannot show:
  * records for objects no source defines, camera and morpher records for
  * a common file's objects, cameras without a record, a Top that goes
  * back, a cut file.  0 or -ENOMEM. */
 int scene_frames_problems(const struct ccsf_scene *setup,
 			  const struct scene_frames *f, struct strbuf *out);
+
+/* A cutscene's nodes as the game makes them (doc/formats/scene-glb.md,
+ * Cutscenes): the objects the scene file's own Clump chunks list, in
+ * the order of the clumps' objects, each followed through its ExtObj
+ * targets (across files by the '#' entries: the scene file's through
+ * f->def_of, a source's by name in the other sources) to the Obj that
+ * gives its model. */
+struct scene_node {
+	uint32_t object;        /* the scene file's */
+	uint32_t parent;        /* a node of the list, or SCENE_NOWHERE */
+	struct scene_def model; /* the MDL_ and its source; SCENE_NOWHERE:
+				   none, or not looked for */
+	uint32_t obj2;          /* its Obj2 flags in the scene file, or 0 */
+	bool skinned;           /* its model is a bone or skin model */
+};
+#define SCENE_OBJ2_INHERIT_TP 1u  /* transparency times the parent's */
+#define SCENE_OBJ2_PART 2u        /* placed at the origin: hidden */
+
+struct scene_nodes {
+	struct scene_node *nodes;
+	uint32_t count;
+	uint32_t *node_of;      /* per scene object: its node, or UINT32_MAX */
+};
+
+/* True when a Clump of f's scene file lists an object with an Obj or
+ * ExtObj chunk of that file: the game's layout.  (A Clump of '#' stubs
+ * whose F_Obj records name the setup file's objects is the other.) */
+bool scene_nodes_game_layout(const struct scene_frames *f);
+/* The nodes.  With src NULL the chains stop at the first '#' entry f's
+ * def_of resolves, and no model is found.  A node whose chain reaches
+ * no Obj (a missing target, a circle) is left out, a node with a shadow
+ * model too; a parent loop is cut.  What is left out is said in
+ * `problems` (may be NULL), one "nodes: ..." line each.  0 or -ENOMEM;
+ * *out is freed with scene_nodes_free(). */
+int scene_nodes_find(const struct scene_source *src, uint32_t count,
+		     const struct scene_frames *f, struct scene_nodes *out,
+		     struct strbuf *problems);
+void scene_nodes_free(struct scene_nodes *n);
 
 /* True when the scene has an Obj chunk: when scene.glb is offered. */
 bool scene_has_nodes(const struct ccsf_scene *s);

@@ -49,7 +49,9 @@ struct scene_part {
 	struct scene_source src;
 	struct pose pose;
 	uint32_t *gnode_of;             /* per pose node: its gnode, or GNONE */
-	uint32_t *material_of[2];       /* per MAT_ object, lit and unlit */
+	/* Per MAT_ object, by SCENE_MAT_* flags: lit or unlit, with its
+	 * texture or without (for primitives that have no ST). */
+	uint32_t *material_of[4];
 	uint32_t *texture_of;           /* per TEX_ object */
 	uint32_t *mesh_of;              /* per rigid MDL_ object */
 };
@@ -68,6 +70,20 @@ struct scene_build {
 	 * object of its scene file, the gnode its F_Obj records move. */
 	const struct scene_frames *frames;
 	uint32_t *frame_gnode;
+	/* A cutscene in the game's layout: its nodes are the scene file's
+	 * (scene_nodes_find), node i's gnode is game_gnode + i, and its
+	 * camera is the scene file's first (game_camera, an object of the
+	 * scene file, 0 for none). */
+	bool game;
+	struct scene_nodes cut;
+	uint32_t game_gnode, game_camera;
+	/* Per node: the gnode its children hang from, or GNONE when it has
+	 * none.  The placement node has the node's records but is never
+	 * hidden: the game draws a child of a hidden node. */
+	uint32_t *game_place;
+	/* A cutscene's lights: per object of its scene file, the gnode of
+	 * the light its F_DistantLight or F_OmniLight records drive. */
+	uint32_t *light_node_of;
 	struct glb g;
 	struct glb_list meshes, skins, materials, textures, samplers, images,
 			animations, cameras, lights;
@@ -75,6 +91,7 @@ struct scene_build {
 	uint32_t node_count;
 	size_t node_cap;
 	uint32_t *cam_node_of;          /* per CAM_ object: its gnode */
+	uint32_t cam_count;             /* entries of cam_node_of, less one */
 	struct morph_list morphs;
 	struct scene_morph *morph;      /* one per morphs.m */
 	uint32_t disagreeing;           /* skin vertices (see scene_gltf.h) */
@@ -97,6 +114,24 @@ static inline uint32_t gnode_of_pose(const struct scene_part *p, uint32_t n)
 	       ? p->gnode_of[n] : ROOT_NODE;
 }
 
+/* An animation's samplers and channels as they are written
+ * (scene_channel.c): a channel of n keys on a node's path (translation,
+ * rotation as quaternions, scale; weights: `targets` scalars a key), or
+ * a STEP one on what `pointer` names (KHR_animation_pointer; ncomp
+ * floats a key), made only when the values change. */
+struct scene_channels {
+	struct scene_build *b;
+	struct strbuf samplers, channels;
+	uint32_t count;
+};
+#define SCENE_PATH_WEIGHTS 3
+void scene_channel_add(struct scene_channels *c, uint32_t node,
+		       unsigned path, const float *times, const float *values,
+		       uint32_t n, bool step, uint32_t targets);
+void scene_channel_pointer(struct scene_channels *c, const char *pointer,
+			   const float *times, const float *values,
+			   uint32_t n, unsigned ncomp);
+
 /* The base the parts share (scene_base.c).  A new gnode below parent
  * named name (copied). */
 uint32_t scene_add_node(struct scene_build *b, const char *name,
@@ -117,9 +152,36 @@ void scene_walk_anime(struct scene_build *b, uint32_t chunk,
 void scene_walk_records(struct scene_build *b, uint32_t chunk,
 			anime_record_fn fn, void *arg);
 
-/* The material of mmats of part p's MAT_ object `mat` (GNONE: none). */
+/* The material of mmats of part p's MAT_ object `mat` (GNONE: none).
+ * flags: SCENE_MAT_UNLIT for mtype 0; SCENE_MAT_NO_UV for a primitive
+ * without TEXCOORD_0, which glTF forbids to bind a texture: it gets the
+ * material's untextured variant. */
+#define SCENE_MAT_UNLIT 1u
+#define SCENE_MAT_NO_UV 2u
 uint32_t scene_material(struct scene_build *b, struct scene_part *p,
-			uint32_t mat, bool unlit);
+			uint32_t mat, unsigned flags);
+
+/* The scene file's node whose F_Obj records move gnode g, or NULL (a
+ * cutscene in the game's layout only). */
+const struct scene_node *scene_game_node(const struct scene_build *b,
+					 uint32_t g);
+/* The placement node of gnode g, or GNONE. */
+uint32_t scene_game_place(const struct scene_build *b, uint32_t g);
+
+/* When the game draws each node of a game-layout cutscene
+ * (scene_visible.c): per node, the frames its drawn state is decided at
+ * (its records', and its parent's where its transparency is the
+ * parent's times its own), and that state. */
+struct scene_vis {
+	uint32_t *frames;
+	float *tp;              /* its transparency there, the parent's in */
+	uint8_t *drawn;
+	uint32_t count;
+	bool done;
+};
+int scene_visibility(const struct scene_build *b, struct scene_vis **out);
+bool scene_vis_drawn(const struct scene_vis *v, uint32_t frame);
+void scene_visibility_free(struct scene_vis *v, uint32_t n);
 
 /* Meshes of every node's model (scene_mesh.c). */
 int scene_add_meshes(struct scene_build *b);
@@ -146,6 +208,8 @@ void scene_morph_free(struct scene_build *b);
 
 /* Animations, cameras and lights (scene_anim.c). */
 int scene_add_animations(struct scene_build *b);
+/* A cutscene's lights' channels (scene_light.c), into its animation. */
+void scene_light_channels(struct scene_build *b, struct scene_channels *c);
 int scene_add_cameras_and_lights(struct scene_build *b);
 /* KHR_lights_punctual lights of the light controllers (scene_light.c). */
 int scene_add_lights(struct scene_build *b);

@@ -78,11 +78,12 @@ static uint32_t scene_texture(struct scene_build *b,
 }
 
 uint32_t scene_material(struct scene_build *b, struct scene_part *p,
-			uint32_t mat, bool unlit)
+			uint32_t mat, unsigned flags)
 {
 	if (!mat || mat >= p->src.s->object_count)
 		return GNONE;
-	uint32_t *memo = &p->material_of[unlit][mat];
+	bool unlit = flags & SCENE_MAT_UNLIT, no_uv = flags & SCENE_MAT_NO_UV;
+	uint32_t *memo = &p->material_of[flags & 3][mat];
 	if (*memo != GNONE)
 		return *memo;
 	uint32_t tex;
@@ -92,7 +93,7 @@ uint32_t scene_material(struct scene_build *b, struct scene_part *p,
 	(void)material_chunk(p->src.s, p->src.data, p->src.len, mat, &tex,
 			     &tr);
 	uint32_t t = GNONE;
-	if (tex && tex < p->src.s->object_count) {
+	if (tex && tex < p->src.s->object_count && !no_uv) {
 		if (p->texture_of[tex] == GNONE)
 			p->texture_of[tex] = scene_texture(b, p, tex, &alpha);
 		t = p->texture_of[tex];

@@ -322,8 +322,10 @@ static uint32_t add_mesh(struct scene_build *b, struct scene_part *part,
 		}
 		put_faces(&p, m, mm);
 		if (p.index_count) {
+			unsigned flags = (unlit ? SCENE_MAT_UNLIT : 0) |
+					 (p.has_uv ? 0 : SCENE_MAT_NO_UV);
 			put_primitive(b, &prims, &p, scene_material(b, part,
-				      mm->material, unlit), first);
+				      mm->material, flags), first);
 			scene_morph_prim(b, &targets, m, i, pl ? pl->clump : NULL,
 					 &prims);
 			sb_puts(&prims, "}");
@@ -421,28 +423,28 @@ static void add_skinned(struct scene_build *b, struct scene_part *part,
 	free(joint_of_slot);
 }
 
-/* Node n's model, decoded; shadow models are left to model.obj. */
-static void add_node_model(struct scene_build *b, struct scene_part *part,
-			   uint32_t n)
+/* The mesh of part's model, made once: GNONE when there is none, or
+ * SKINNED when it is a skinned mesh of its own node (over cl, the
+ * clump of the node that owns it, when it has one).  Shadow models are
+ * left to model.obj. */
+static uint32_t model_mesh(struct scene_build *b, struct scene_part *part,
+			   uint32_t model, const struct pose_clump *cl)
 {
 	const struct scene_source *src = &part->src;
-	const struct pose_node *pn = &part->pose.nodes[n];
-	uint32_t chunk, model = pn->model;
+	uint32_t chunk;
 	if (!model || model >= src->s->object_count ||
-	    part->gnode_of[n] == GNONE ||
 	    ccsf_find_owned(src->s, CCSF_MODEL, model, &chunk) < 0)
-		return;
+		return GNONE;
 	const struct ccsf_chunk *c = &src->s->chunks[chunk];
 	const char *name = scene_part_name(part, model);
 	uint32_t *mesh_of = &part->mesh_of[model];
 	if ((uint64_t)c->offset + c->length > src->len || *mesh_of == SKINNED)
-		return;
+		return *mesh_of;
 	if (*mesh_of == GNONE) {
 		struct model_mesh m;
 		struct reason why = { "" };
 		int rc = model_decode(src->data + c->offset, c->length,
 				      src->s->version, &m, &why);
-		const struct pose_clump *cl = pose_clump_of(&part->pose, n);
 		bool skinned = (m.mtype & 4) && cl;
 		if (rc == -ENOMEM)
 			b->failed = true;
@@ -457,14 +459,52 @@ static void add_node_model(struct scene_build *b, struct scene_part *part,
 		model_mesh_free(&m);
 		if (skinned)
 			*mesh_of = SKINNED;
-		if (skinned || rc < 0)
-			return;
 	}
-	b->nodes[part->gnode_of[n]].mesh = *mesh_of;
+	return *mesh_of;
+}
+
+/* Node n's model on its gnode (a skinned one on a node of its own). */
+static void add_node_model(struct scene_build *b, struct scene_part *part,
+			   uint32_t n)
+{
+	if (part->gnode_of[n] == GNONE)
+		return;
+	uint32_t mesh = model_mesh(b, part, part->pose.nodes[n].model,
+				   pose_clump_of(&part->pose, n));
+	if (mesh != SKINNED)
+		b->nodes[part->gnode_of[n]].mesh = mesh;
+}
+
+/* A cutscene in the game's layout: each node of the scene file shows
+ * the model its chain reached.  A bone or skin model would follow the
+ * scene file's clump, which is not made: it is left out, and said. */
+static void add_game_models(struct scene_build *b)
+{
+	for (uint32_t i = 0; i < b->cut.count && !b->failed; i++) {
+		const struct scene_node *n = &b->cut.nodes[i];
+		uint32_t g = b->game_gnode + i;
+		if (n->model.source >= b->part_count)
+			continue;
+		struct scene_part *part = &b->parts[n->model.source];
+		if (n->skinned) {
+			scene_left_out(b, "nodes: %s: its bone or skin model "
+				       "%s over the scene's clump is not made",
+				       b->nodes[g].name,
+				       scene_part_name(part, n->model.object));
+			continue;
+		}
+		uint32_t mesh = model_mesh(b, part, n->model.object, NULL);
+		if (mesh != SKINNED)
+			b->nodes[g].mesh = mesh;
+	}
 }
 
 int scene_add_meshes(struct scene_build *b)
 {
+	if (b->game) {
+		add_game_models(b);
+		return b->failed ? -ENOMEM : 0;
+	}
 	for (uint32_t k = 0; k < b->part_count; k++)
 		for (uint32_t n = 0; n < b->parts[k].pose.node_count &&
 		     !b->failed; n++)

@@ -29,4 +29,35 @@ int texture_job_prepare(const struct ccsf_scene *s, const uint8_t *data,
 			size_t len, uint32_t chunk, unsigned level,
 			bool decode, struct texture_job *job);
 
+/* texture.png or texture-mipN.png of texture chunk `chunk`: the level
+ * decoded and written as an indexed PNG at zlib level png_level, with
+ * the text entries given.  0 or a negative errno with why set. */
+int texture_scene_png(const struct ccsf_scene *s, const uint8_t *data,
+		      size_t len, uint32_t chunk, unsigned level,
+		      const struct png_text_entry *text, size_t ntext,
+		      int png_level, uint8_t **out, size_t *outlen,
+		      struct reason *why);
+
+/* The same file checked, not made: *levels the texture's level count and
+ * *size the stored PNG's exact size (0 where only a compressed PNG is
+ * made, png_level above 0).  0 or a negative errno with why set. */
+int texture_scene_png_size(const struct ccsf_scene *s, const uint8_t *data,
+			   size_t len, uint32_t chunk, unsigned level,
+			   const struct png_text_entry *text, size_t ntext,
+			   int png_level, unsigned *levels, size_t *size,
+			   struct reason *why);
+
+/* palette.png of CLUT chunk `chunk`, and its checked size as above. */
+int texture_scene_palette_png(const struct ccsf_scene *s,
+			      const uint8_t *data, size_t len, uint32_t chunk,
+			      const struct png_text_entry *text, size_t ntext,
+			      int png_level, uint8_t **out, size_t *outlen,
+			      struct reason *why);
+int texture_scene_palette_size(const struct ccsf_scene *s,
+			       const uint8_t *data, size_t len,
+			       uint32_t chunk,
+			       const struct png_text_entry *text, size_t ntext,
+			       int png_level, size_t *size,
+			       struct reason *why);
+
 #endif

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* ccsw_int.h - what the parts of the CCSF writer share: the byte buffer,
+/* ccsw_internal.h - what the parts of the CCSF writer share: the byte buffer,
  * the writer's state and the chunk emitter.  Only ccsw*.c include it. */
 #ifndef CCSGEN_CCSW_INT_H
 #define CCSGEN_CCSW_INT_H

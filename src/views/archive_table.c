@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* archive_index.c - an archive folder's members from the game's index:
+/* archive_table.c - an archive folder's members from the game's index:
  * which to use, each member checked against its record after the
  * listing, the table's words on each member, %categories/, and the
  * comparison of the table with a full scan (ccsfs-check). */
@@ -16,6 +16,7 @@
 #include "archive/index.h"
 #include "util/log.h"
 #include "util/names.h"
+#include "views/archive_stream.h"
 #include "views/gameindex.h"
 #include "views/member_internal.h"
 
@@ -43,7 +44,7 @@ static int from_table(struct archive_dir *ar, const struct fdtbl *t,
 	return 0;
 }
 
-int archive_dir_entries(struct archive_dir *ar)
+int archive_table_entries(struct archive_dir *ar)
 {
 	bool indexed = ar->gi && game_index_archive(ar->tree_path);
 	struct reason exe = { "" }, why = { "" };
@@ -67,10 +68,13 @@ int archive_dir_entries(struct archive_dir *ar)
 	return archive_scan(&ar->blob, &ar->entries, &ar->count);
 }
 
-int archive_dir_table_text(struct fs *fs, struct archive_dir *ar)
+int archive_table_text(struct fs *fs, struct archive_dir *ar)
 {
 	const struct fdtbl *t = ar->table;
 	size_t unchecked = 0;
+	int rc = t ? 0 : archive_stream_text(fs, ar);
+	if (rc != 0)
+		return rc < 0 ? rc : 0;
 	for (size_t i = 0; i < ar->count; i++) {
 		struct member *m = &ar->members[i];
 		char cat[FDTBL_NAME * 3 + 1] = "-";
@@ -137,7 +141,7 @@ static void check_with(struct fs *fs, struct member *m, struct index_window *w)
 			  m->name, status);
 }
 
-void member_check(struct fs *fs, struct member *m)
+void archive_table_check_member(struct fs *fs, struct member *m)
 {
 	if (atomic_load(&m->checked))
 		return;
@@ -147,14 +151,14 @@ void member_check(struct fs *fs, struct member *m)
 	check_with(fs, m, &w);
 }
 
-void archive_dir_check_all(struct fs *fs, struct archive_dir *ar)
+void archive_table_check_all(struct fs *fs, struct archive_dir *ar)
 {
 	if (!atomic_load(&ar->unchecked))
 		return;
 	struct index_window *w = malloc(sizeof *w);
 	if (!w) {
 		for (size_t i = 0; i < ar->count; i++)
-			member_check(fs, &ar->members[i]);
+			archive_table_check_member(fs, &ar->members[i]);
 		return;
 	}
 	w->have = 0;
@@ -172,51 +176,13 @@ void archive_dir_check_all(struct fs *fs, struct archive_dir *ar)
 
 static void check_job(void *owner, void *arg)
 {
-	archive_dir_check_all(owner, arg);
+	archive_table_check_all(owner, arg);
 }
 
-/* DATA/DATA.BIN as the discs spell it: a copy with other cases is only
- * not warmed. */
-static void warm_job(void *owner, void *arg)
-{
-	struct fs *fs = owner;
-	(void)arg;
-	int err;
-	struct node *data = tree_child(fs, fs_root(fs), "DATA", &err);
-	struct node *dir = data ? tree_child(fs, data, "DATA.BIN", &err) : NULL;
-	if (dir && archive_dir_is(dir) && tree_ready(fs, dir) == 0)
-		archive_dir_check_all(fs, tree_dir_ctx(dir));
-}
-
-void archive_dir_warm(struct fs *fs)
-{
-	readahead_queue(fs_readahead(fs), warm_job, NULL);
-}
-
-void archive_dir_check_later(struct fs *fs, struct archive_dir *ar)
+void archive_table_check_later(struct fs *fs, struct archive_dir *ar)
 {
 	if (atomic_load(&ar->unchecked))
 		readahead_queue(fs_readahead(fs), check_job, ar);
-}
-
-int archive_dir_settle(struct fs *fs, struct node *n)
-{
-	struct node *dir = tree_parent(n);
-	if (dir && archive_dir_is(dir)) {
-		struct archive_dir *ar = tree_dir_ctx(dir);
-		if (n == ar->listing) {
-			archive_dir_check_all(fs, ar);
-			node_set_size(n, archive_dir_listing_size(ar));
-			node_set_unsettled(n, false);
-			return 0;
-		}
-		if (tree_dir_populated_by(n, member_populate)) {
-			member_check(fs, tree_dir_ctx(n));
-			return 0;
-		}
-	}
-	node_set_unsettled(n, false);
-	return 0;
 }
 
 /* One category's folder: a link per member, ../../NAME. */
@@ -231,7 +197,7 @@ static int populate_category(struct fs *fs, struct node *dir)
 		if (strcmp(m->category, cat) != 0 || m->e->record < 0)
 			continue;
 		/* A link's mtime is its member's header's. */
-		member_check(fs, m);
+		archive_table_check_member(fs, m);
 		size_t n = strlen(m->name) + 7;
 		char *target = fs_alloc(fs, n);
 		if (!target)
@@ -258,20 +224,20 @@ static int populate_categories(struct fs *fs, struct node *dir)
 	return dir_publish(&b);
 }
 
-void archive_dir_add_categories(struct dir_builder *b, struct archive_dir *ar)
+void archive_table_add_categories(struct dir_builder *b, struct archive_dir *ar)
 {
 	if (ar->table)
 		dir_add_dir(b, CATEGORIES, tree_mtime(b->dir),
 			    populate_categories, ar);
 }
 
-void archive_dir_check_inflated(struct fs *fs, struct member *m, int rc,
+void archive_table_check_inflated(struct fs *fs, struct member *m, int rc,
 				const struct gzip_result *gz)
 {
 	const struct fdtbl *t = m->ar->table;
 	char what[INDEX_STATUS];
 	if (t)
-		member_check(fs, m);    /* what the header check already said */
+		archive_table_check_member(fs, m);    /* what the header check already said */
 	if (!t || rc < 0 || !archive_index_inflated(t, m->e, gz, what,
 						    sizeof what))
 		return;
@@ -353,16 +319,16 @@ static void compare_scan(const struct compare *c, struct fs *fs,
 	}
 }
 
-int archive_dir_table_check(struct fs *fs, struct node *dir,
-			    table_report_fn report, void *ctx)
+int archive_table_compare(struct fs *fs, struct archive_dir *ar,
+			table_report_fn report, void *ctx)
 {
-	if (!archive_dir_is(dir))
+	struct compare c = { ar, report, ctx };
+	if (!ar->table)
+		return ar->members ? archive_stream_check(fs, ar, report, ctx)
+				   : 0;
+	if (!ar->members)
 		return 0;
-	struct compare c = { tree_dir_ctx(dir), report, ctx };
-	struct archive_dir *ar = c.ar;
-	if (!ar->table || !ar->members)
-		return 0;
-	archive_dir_check_all(fs, ar);
+	archive_table_check_all(fs, ar);
 	const struct fdtbl *t = ar->table;
 	for (size_t i = 0; i < ar->nlost; i++) {
 		const struct fdtbl_entry *r = &t->entries[ar->lost[i].record];
