@@ -7,9 +7,8 @@
 
 #include "pack/table.h"
 
-/* Every kind, in turn.  The stream tables' kind (table_stream.c)
- * refuses until their records are read; then its patch moves each
- * record's ofs, size and inflated size as pack_table_fdtbl does. */
+/* Every kind, in turn: each moves its records to their members' new
+ * offsets and sizes. */
 static const struct pack_table_kind *const kinds[PACK_TABLE_KINDS] = {
 	&pack_table_fdtbl,
 	&pack_table_stream,

@@ -57,7 +57,9 @@ const char *pack_table_name(unsigned kind);
  * record's offset, and an edited member's csize and usize.  -EINVAL
  * with why when a record names no member or no longer fits its field. */
 extern const struct pack_table_kind pack_table_fdtbl;
-/* The stream tables: refused while their records cannot follow. */
+/* The stream tables (archive/strtbl.h): each stream's header offset,
+ * each member record's offset from it, an edited member's size and
+ * inflated size. */
 extern const struct pack_table_kind pack_table_stream;
 int pack_table_fdtbl_apply(uint8_t *exe, size_t len, const struct fdtbl *t,
 			   const struct pack_plan *p, struct reason *why);

@@ -27,14 +27,17 @@ src=$work/src
 check "mounts the source image" mount_ccsfs "$iso" "$src"
 
 # The edits: xasc00 takes xasc00~2's scene (it grows past its two
-# sectors), xold92 takes xold90's (it fits), str8000e its own bytes
-# compressed again, SYSTEM.CNF a line more; a swap file is no edit.
+# sectors), xold92 takes xold90's (it fits), str0001e its own scene
+# with 8 KiB of noise after its last chunk (it grows, and the stream
+# members after it move), SYSTEM.CNF a line more; a swap file is no
+# edit.
 dir=$work/edits
 D=DATA/DATA.BIN
-mkdir -p "$dir/$D/xasc00" "$dir/$D/xold92" "$dir/STREAM/STR1.BIN/str8000e"
+S=STREAM/STR1.BIN
+mkdir -p "$dir/$D/xasc00" "$dir/$D/xold92" "$dir/$S/str0001e"
 cp "$src/$D/xasc00~2/xasc00~2.ccs" "$dir/$D/xasc00/xasc00.ccs"
 cp "$src/$D/xold90/xold90.ccs" "$dir/$D/xold92/xold92.ccs"
-cp "$src/STREAM/STR1.BIN/str8000e/str8000e.ccs" "$dir/STREAM/STR1.BIN/str8000e/"
+{ cat "$src/$S/str0001e/str0001e.ccs"; head -c 8192 /dev/urandom; } >"$dir/$S/str0001e/str0001e.ccs"
 { cat "$src/SYSTEM.CNF"; echo "# packed"; } >"$dir/SYSTEM.CNF"
 echo swap >"$dir/$D/xasc00/.xasc00.ccs.swp"
 
@@ -45,6 +48,9 @@ check_eq "no progress line when stderr is no terminal" "" "$(cat "$work/pack.err
 check "says DATA.BIN's members rewritten and moved" \
 	grep -q "^DATA/DATA.BIN: 2 members rewritten (xasc00 xold92), [1-9][0-9]* moved; 118784 -> [0-9]* bytes" "$work/report"
 check "says the index was patched" grep -q "^SLUS_202.67: DATA.BIN's index.*records patched" "$work/report"
+check "says the stream members rewritten and moved" \
+	grep -q "^$S: 1 member rewritten (str0001e), 4 moved" "$work/report"
+check "says the stream tables were patched" grep -q "^SLUS_202.67: the stream tables.*records patched" "$work/report"
 check "says the swap file is no part of the disc" grep -q "xasc00.ccs.swp: not a member" "$work/report"
 check "says the output's size" grep -q "^$out: $(stat -c %s "$out") bytes" "$work/report"
 check_eq "no temporary file left" "out.iso" "$(cd "$work" && ls | grep '^out')"
@@ -53,18 +59,23 @@ packed=$work/packed
 check "mounts the packed image without an overlay" mount_ccsfs "$out" "$packed"
 check "xasc00.ccs is the edit's bytes" cmp "$packed/$D/xasc00/xasc00.ccs" "$dir/$D/xasc00/xasc00.ccs"
 check "xold92.ccs is the edit's bytes" cmp "$packed/$D/xold92/xold92.ccs" "$dir/$D/xold92/xold92.ccs"
+check "str0001e.ccs is the edit's bytes" cmp "$packed/$S/str0001e/str0001e.ccs" "$dir/$S/str0001e/str0001e.ccs"
 check "SYSTEM.CNF is the edit's" cmp "$packed/SYSTEM.CNF" "$dir/SYSTEM.CNF"
 check "the swap file is not on the disc" test ! -e "$packed/$D/xasc00/.xasc00.ccs.swp"
 # Every other file as the source shows it: the edited members' folders,
 # the listings of what moved, the links into those folders and the two
 # files changed on purpose aside.
 check "every other file is identical (diff -r)" diff -r \
-	-x xasc00 -x xold92 -x '%members.txt' -x '%categories' \
+	-x xasc00 -x xold92 -x str0001e -x '%members.txt' -x '%categories' \
 	-x SYSTEM.CNF -x SLUS_202.67 "$src" "$packed"
 check "the members after the grown one moved by whole sectors" sh -c "
 	awk 'NR > 1 && \$1 == \"xasc01\" { print \$3 }' '$packed/$D/%members.txt' | grep -qx 12288"
 check_eq "every member: table ok" "" \
 	"$(awk 'NR > 1 && $NF != "ok" { print $1 }' "$packed/$D/%members.txt")"
+check_eq "every stream member the stream tables name: table ok" "" \
+	"$(awk 'NR > 1 && $NF != "ok" && $0 !~ /no stream record/ { print $1 }' "$packed/$S/%members.txt")"
+check "the stream members after the grown one moved by whole sectors" sh -c "
+	awk 'NR > 1 && \$1 == \"str0001\" { print \$3 }' '$packed/$S/%members.txt' | grep -qx 18432"
 check "unmounts the packed image" unmount "$packed"
 if [ -x "$CHECK" ]; then
 	"$CHECK" "$out" >"$work/check.out" 2>&1
@@ -72,9 +83,9 @@ if [ -x "$CHECK" ]; then
 	check "ccsfs-check: no failures" grep -q "failures 0$" "$work/check.out"
 fi
 
-# The image's own records: DATA.BIN moved to the end, the volume space
-# size the image's, both byte orders alike.
-check "the volume descriptor and DATA.BIN's record, both byte orders" $PY - "$out" <<'PYEOF'
+# The image's own records: DATA.BIN moved past the source image's end,
+# the volume space size the image's, both byte orders alike.
+check "the volume descriptor and DATA.BIN's record, both byte orders" $PY - "$out" "$(stat -c %s "$iso")" "$work/data.lsn" <<'PYEOF'
 import struct, sys
 d = open(sys.argv[1], 'rb').read()
 pvd = d[16 * 2048:17 * 2048]
@@ -99,7 +110,9 @@ for r in records(dl, ds):
         l1, = struct.unpack('<I', r[2:6]); l2, = struct.unpack('>I', r[6:10])
         s1, = struct.unpack('<I', r[10:14]); s2, = struct.unpack('>I', r[14:18])
         assert l1 == l2 and s1 == s2, (l1, l2, s1, s2)
-        assert (l1 * 2048 + s1 + 2047) // 2048 * 2048 == len(d), (l1, s1, len(d))
+        assert l1 * 2048 >= int(sys.argv[2]), (l1, sys.argv[2])
+        assert l1 * 2048 + s1 <= len(d), (l1, s1, len(d))
+        open(sys.argv[3], 'w').write('%d\n' % l1)
         sys.exit(0)
 sys.exit(1)
 PYEOF
@@ -146,7 +159,7 @@ fi
 if command -v iso-info >/dev/null; then
 	# libiso9660 shows ISO names in lower case, without the version.
 	check "iso-info -l (libiso9660) shows DATA.BIN's new extent and size" sh -c "
-		iso-info -l -i '$out' --no-header | grep -q 'LSN *$(( ($(stat -c %s "$out") - $(stat -c %s "$fout/$D")) / 2048 ))] *$(stat -c %s "$fout/$D") .* data.bin\$'"
+		iso-info -l -i '$out' --no-header | grep -q 'LSN *$(cat "$work/data.lsn" 2>/dev/null)] *$(stat -c %s "$fout/$D") .* data.bin\$'"
 	if command -v iso-read >/dev/null; then
 		check "iso-read (libiso9660) extracts DATA.BIN" sh -c "
 			iso-read -i '$out' -e '/DATA/DATA.BIN;1' -o '$work/isoread.bin' >/dev/null &&
