@@ -12,6 +12,8 @@
 #include "testutil.h"
 #include "archive/fdtbl.h"
 #include "archive/gzip.h"
+#include "archive/strtbl.h"
+#include "io/elf.h"
 #include "elfw.h"
 #include "pack/deflate.h"
 #include "pack/table.h"
@@ -176,9 +178,8 @@ static void other_archives_and_stripped_files_are_left_alone(void **state)
 	free(before);
 }
 
-/* While the stream tables' records are not read, a STREAM archive that
- * changed is refused where the executable carries them. */
-static void a_changed_stream_archive_is_refused_with_stream_tables(void **state)
+/* A stream table the reader cannot read whole cannot follow: refused. */
+static void a_broken_stream_table_is_refused(void **state)
 {
 	(void)state;
 	uint8_t seg[64] = { 0 };
@@ -197,6 +198,71 @@ static void a_changed_stream_archive_is_refused_with_stream_tables(void **state)
 	free(f);
 	f = elfw_build(seg, sizeof seg, VADDR, without, 1, false, &len);
 	assert_int_equal(pack_table_patch(f, len, &l, 1, records, &why), 0);
+	free(f);
+}
+
+/* streamTbl: stream 2 reads STR1.BIN from its second sector, its
+ * setup file there, its scene file a sector on. */
+#define STBL 0u
+#define SLIST (4 * STRTBL_STREAMS)
+#define SNAMES (SLIST + 4 * STRTBL_RECORD)
+#define SSEG (SNAMES + 48)
+
+static void srecord(uint8_t *seg, unsigned i, uint32_t name, int32_t ofs,
+		    int32_t size, int16_t type, uint32_t gzip)
+{
+	uint8_t *r = seg + SLIST + i * STRTBL_RECORD;
+	wr_u32le(r + STRTBL_NAME_AT, name ? VADDR + SNAMES + name : 0);
+	wr_u32le(r + STRTBL_OFS_AT, (uint32_t)ofs);
+	wr_u32le(r + STRTBL_SIZE_AT, (uint32_t)size);
+	wr_u16le(r + STRTBL_TYPE_AT, (uint16_t)type);
+	wr_u32le(r + STRTBL_GZIP_AT, gzip);
+}
+
+static void the_stream_tables_follow_a_grown_member(void **state)
+{
+	(void)state;
+	uint8_t seg[SSEG];
+	memset(seg, 0, sizeof seg);
+	wr_u32le(seg + STBL + 4 * 2, VADDR + SLIST);
+	memcpy(seg + SNAMES + 1, "str0002\0str0002e.tmp\0str0002.tmp", 33);
+	srecord(seg, 0, 1, S, 0, 1, 0);                 /* the header */
+	srecord(seg, 1, 9, 0, 1000, 0, 5000);
+	srecord(seg, 2, 22, S, 300, 0, 900);
+	struct elfw_symbol syms[] = { { "streamTbl", VADDR + STBL,
+					4 * STRTBL_STREAMS, true } };
+	size_t len;
+	uint8_t *f = elfw_build(seg, sizeof seg, VADDR, syms, 1, false, &len);
+	assert_non_null(f);
+	lay_out(0);
+	members[1] = (struct pack_member){ .offset = S, .extent = S,
+					   .edited = true, .csize = S + 1,
+					   .usize = 4242 };
+	struct reason why = { "" };
+	assert_int_equal(pack_plan_lay_out(&plan, &why), 0);
+	struct pack_layout l = { "STREAM/STR1.BIN", &plan };
+	size_t records[PACK_TABLE_KINDS];
+	assert_int_equal(pack_table_patch(f, len, &l, 1, records, &why), 0);
+	assert_int_equal(records[1], 3);
+	struct elf_image e;
+	struct strtbl t;
+	assert_int_equal(elf_open(&e, f, len, &why), 0);
+	assert_int_equal(strtbl_read(&e, &t, &why), 0);
+	const struct strtbl_voice_table *v = &t.voice[STRTBL_JAPANESE];
+	assert_int_equal(v->nfiles, 2);
+	assert_int_equal(v->files[0].offset, S);        /* in place */
+	assert_int_equal(v->files[0].r.size, S + 1);
+	assert_int_equal(v->files[0].r.gzip, 4242);
+	assert_int_equal(v->files[1].offset, 3 * S);    /* moved on */
+	assert_int_equal(v->files[1].r.size, 300);
+	assert_int_equal(v->files[1].r.gzip, 900);
+	uint64_t second = v->files[1].r.file_offset;
+	strtbl_free(&t);
+	/* A record that names no member: refused, naming it. */
+	wr_u32le(f + second + STRTBL_OFS_AT, 5 * S);
+	assert_int_equal(pack_table_patch(f, len, &l, 1, records, &why),
+			 -EINVAL);
+	assert_non_null(strstr(why.text, "str0002.tmp"));
 	free(f);
 }
 
@@ -241,7 +307,8 @@ int main(void)
 		cmocka_unit_test(a_member_that_fits_changes_only_its_sizes),
 		cmocka_unit_test(a_record_with_no_member_is_refused),
 		cmocka_unit_test(other_archives_and_stripped_files_are_left_alone),
-		cmocka_unit_test(a_changed_stream_archive_is_refused_with_stream_tables),
+		cmocka_unit_test(a_broken_stream_table_is_refused),
+		cmocka_unit_test(the_stream_tables_follow_a_grown_member),
 		cmocka_unit_test(a_member_compressed_again_inflates_back),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
