@@ -13,7 +13,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bin/pack_overlay.h"
 #include "pack/pack.h"
+#include "util/log.h"
 #include "util/numfmt.h"
 
 #define PROG "ccsfs-pack"
@@ -33,14 +35,14 @@ static void usage(void)
 	printf("usage: " PROG " [options] SOURCE DIR OUTPUT\n"
 	       "\n"
 	       "Writes the disc SOURCE (an ISO 9660 image, a folder holding a disc's\n"
-	       "files, or one archive) with the edits that DIR holds to OUTPUT, of the\n"
-	       "same kind as SOURCE.  DIR holds each edit at its path in the tree that\n"
-	       "ccsfs shows: an archive member's whole scene file as\n"
-	       "DIR/DATA/DATA.BIN/<member>/<member>.ccs, a passed-through disc file as\n"
-	       "DIR/<path>.  Only edited members are compressed again; the executable's\n"
-	       "index of DATA.BIN follows the members that moved.  Nothing is written\n"
-	       "when an edit is refused or a table cannot follow; OUTPUT appears whole\n"
-	       "or not at all.  Exit status: 0 written, 1 refused or failed, 2 usage.\n"
+	       "files, or one archive) with the edits of the overlay folder DIR (as\n"
+	       "ccsfs -o overlay=DIR keeps them: each edit at its path in the tree) to\n"
+	       "OUTPUT, of the same kind as SOURCE.  The edits are taken as a mount\n"
+	       "takes them; only edited members are compressed again, and the\n"
+	       "executable's index of DATA.BIN and its stream tables follow the\n"
+	       "members that moved.  Nothing is written when an edit is refused or a\n"
+	       "table cannot follow; OUTPUT appears whole or not at all.  Exit status:\n"
+	       "0 written, 1 refused or failed, 2 usage.\n"
 	       "\n"
 	       "options:\n"
 	       "    --cache-size=SIZE      memory for an edited member (default 256M;\n"
@@ -125,19 +127,28 @@ int main(int argc, char **argv)
 			"is ever written\n", o.arg[2]);
 		return EXIT_USAGE;
 	}
+	/* The tree's own log lines would repeat what the refusals say. */
+	log_set_quiet(true);
 	bool tty = !o.quiet && isatty(STDERR_FILENO);
 	/* On a terminal the report waits until the progress line is gone. */
 	char *held = NULL;
 	size_t held_len = 0;
 	FILE *report = o.quiet ? NULL : tty ? open_memstream(&held, &held_len)
 					    : stdout;
+	struct reason why = { "" };
+	/* The edits as a mount of SOURCE with DIR as its overlay shows them. */
+	struct pack_overlay *ov = pack_overlay_open(o.arg[0], o.arg[1],
+						    o.cache_size, &why);
 	struct pack_options po = {
 		.max_member = o.cache_size,
 		.report = report,
 		.show = tty ? show : NULL,
+		.edits_ready = pack_overlay_ready,
+		.edits_ctx = ov,
 	};
-	struct reason why = { "" };
-	int rc = pack_run(o.arg[0], o.arg[1], o.arg[2], &po, &why);
+	int rc = ov ? pack_run(o.arg[0], o.arg[1], o.arg[2], &po, &why)
+		    : -EINVAL;
+	pack_overlay_close(ov);
 	if (tty) {
 		fprintf(stderr, "\r\033[K");
 		if (report)

@@ -31,6 +31,11 @@ struct pack_edits {
 	char *dir;
 	struct edit_file *f;
 	size_t count, cap;
+	pack_edits_reader reader;       /* NULL: the folder's .ccs files */
+	void *reader_ctx;
+	char **members;                 /* "ARCHIVE/MEMBER/" the reader edits */
+	time_t *mtimes;                 /* each one's newest edit's */
+	size_t nmembers, mcap, tcap;
 };
 
 static int add_file(struct pack_edits *e, const char *rel,
@@ -59,8 +64,9 @@ static int walk(struct pack_edits *e, const char *rel, int depth,
 	int rc = 0;
 	struct dirent *de;
 	while (rc == 0 && (de = readdir(d)) != NULL) {
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") ||
+		    (!*rel && !strcmp(de->d_name, ".ccsfs")))
+			continue;       /* the overlay's lock and staging */
 		char sub[4096], full[8192];
 		if ((size_t)snprintf(sub, sizeof sub, "%s%s%s", rel,
 				     *rel ? "/" : "", de->d_name) >= sizeof sub)
@@ -115,6 +121,10 @@ void pack_edits_free(struct pack_edits *e)
 	}
 	free(e->f);
 	free(e->dir);
+	for (size_t i = 0; i < e->nmembers; i++)
+		free(e->members[i]);
+	free(e->members);
+	free(e->mtimes);
 	free(e);
 }
 
@@ -149,11 +159,42 @@ static int read_all(const char *path, size_t len, uint8_t **data)
 	return 0;
 }
 
+/* The bytes read (rc 0) must walk as a CCSF file to their end. */
+static int check_walk(const char *rel, int rc, uint8_t **data, size_t *len,
+		      struct reason *why)
+{
+	if (rc < 0)
+		return rc;
+	struct ccsf_scene s;
+	rc = ccsf_walk(*data, *len, &s);
+	if (rc < 0)
+		reason_set(why, "%s: does not walk as a CCSF file: %s", rel,
+			   rc == -ENOMEM ? "out of memory" : s.error.text);
+	ccsf_scene_free(&s);
+	if (rc < 0) {
+		free(*data);
+		return rc == -ENOMEM ? rc : -EINVAL;
+	}
+	return 0;
+}
+
 int pack_edits_member(struct pack_edits *e, const char *archive,
 		      const char *member, size_t max, uint8_t **data,
 		      size_t *len, time_t *mtime, struct reason *why)
 {
 	char rel[4096];
+	if (e->reader) {
+		snprintf(rel, sizeof rel, "%s%s%s/", archive,
+			 *archive ? "/" : "", member);
+		for (size_t i = 0; i < e->nmembers; i++)
+			if (!strcmp(e->members[i], rel)) {
+				*mtime = e->mtimes[i];
+				return check_walk(rel, e->reader(e->reader_ctx,
+					archive, member, max, data, len, why),
+					data, len, why);
+			}
+		return -ENOENT;
+	}
 	snprintf(rel, sizeof rel, "%s%s%s/%s.ccs", archive, *archive ? "/" : "",
 		 member, member);
 	struct edit_file *f = find(e, rel);
@@ -172,19 +213,9 @@ int pack_edits_member(struct pack_edits *e, const char *archive,
 		reason_set(why, "%s: %s", rel, strerror(-rc));
 		return rc == -ENOMEM ? rc : -EINVAL;
 	}
-	struct ccsf_scene s;
-	rc = ccsf_walk(*data, (size_t)f->size, &s);
-	if (rc < 0)
-		reason_set(why, "%s: does not walk as a CCSF file: %s", rel,
-			   rc == -ENOMEM ? "out of memory" : s.error.text);
-	ccsf_scene_free(&s);
-	if (rc < 0) {
-		free(*data);
-		return rc == -ENOMEM ? rc : -EINVAL;
-	}
 	*len = (size_t)f->size;
 	*mtime = f->mtime;
-	return 0;
+	return check_walk(rel, 0, data, len, why);
 }
 
 int pack_edits_file(struct pack_edits *e, const char *path,
@@ -221,4 +252,39 @@ bool pack_edits_has_below(const struct pack_edits *e, const char *path)
 			   e->f[i].rel[n] == '/'))
 			return true;
 	return false;
+}
+
+int pack_edits_use_reader(struct pack_edits *e, pack_edits_reader fn,
+			  void *ctx)
+{
+	e->reader = fn;
+	e->reader_ctx = ctx;
+	return 0;
+}
+
+int pack_edits_add_member(struct pack_edits *e, const char *archive,
+			  const char *member, const char *path)
+{
+	char rel[4096];
+	snprintf(rel, sizeof rel, "%s%s%s/", archive, *archive ? "/" : "",
+		 member);
+	struct edit_file *f = find(e, path);
+	time_t t = f ? f->mtime : 0;
+	if (f)
+		f->used = true;
+	for (size_t i = 0; i < e->nmembers; i++)
+		if (!strcmp(e->members[i], rel)) {
+			if (t > e->mtimes[i])
+				e->mtimes[i] = t;
+			return 0;
+		}
+	char *copy = strdup(rel);
+	if (!copy || vec_reserve(e->members, &e->mcap, e->nmembers + 1, 16) < 0 ||
+	    vec_reserve(e->mtimes, &e->tcap, e->nmembers + 1, 16) < 0) {
+		free(copy);
+		return -ENOMEM;
+	}
+	e->mtimes[e->nmembers] = t;
+	e->members[e->nmembers++] = copy;
+	return 0;
 }

@@ -44,6 +44,24 @@ int pack_edits_file(struct pack_edits *e, const char *path,
 /* Whether dir holds a file below path/ (path "": any file). */
 bool pack_edits_has_below(const struct pack_edits *e, const char *path);
 
+/* A member's edited inflated bytes from elsewhere: the overlay of a
+ * mount, whose edits (a texture.png, a chunk) make a member's bytes
+ * that no file of the folder holds.  0, -ENOENT, -EINVAL (why), or
+ * another negative errno. */
+typedef int (*pack_edits_reader)(void *ctx, const char *archive,
+				 const char *member, size_t max,
+				 uint8_t **data, size_t *len,
+				 struct reason *why);
+
+/* From now on the edited members are those added, their bytes read by
+ * fn.  An added member's edit is the folder's file at path (one call
+ * each: a texture.png, a chunk, the .ccs), the newest one's time the
+ * member's.  0 or -ENOMEM. */
+int pack_edits_use_reader(struct pack_edits *e, pack_edits_reader fn,
+			  void *ctx);
+int pack_edits_add_member(struct pack_edits *e, const char *archive,
+			  const char *member, const char *path);
+
 /* After every question: the files of dir that were no edit, one per
  * call from *i = 0 on, then NULL. */
 const char *pack_edits_unused(const struct pack_edits *e, size_t *i);

@@ -255,6 +255,8 @@ int pack_run(const char *source, const char *dir, const char *output,
 	int rc = pack_source_open(source, &j.s, why);
 	if (rc == 0)
 		rc = pack_edits_open(dir, &j.e, why);
+	if (rc == 0 && o->edits_ready)
+		rc = o->edits_ready(j.e, o->edits_ctx, why);
 	if (rc == 0)
 		rc = pack_out_spill(output, &j.spill.fd, why);
 	if (rc == 0) {

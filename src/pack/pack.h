@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include "pack/copy.h"
+#include "pack/edits.h"
 #include "util/reason.h"
 
 struct pack_options {
@@ -21,6 +22,10 @@ struct pack_options {
 	FILE *report;           /* what was done, a line a file */
 	void (*show)(const struct pack_progress *pg, void *ctx);
 	void *show_ctx;
+	/* Called once DIR is listed, to say where edited members' bytes
+	 * come from (pack_edits_use_reader); NULL: DIR's .ccs files. */
+	int (*edits_ready)(struct pack_edits *e, void *ctx, struct reason *why);
+	void *edits_ctx;
 };
 
 /* 0; -EINVAL when an edit is refused or a table cannot be patched

@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: MIT
 # pack.sh - ccsfs-pack over the sample disc: one member grown past its
 # place (the members after it move on, DATA.BIN moves to the image's
-# end), one that fits, a stream member, a passed-through file and an
-# editor's temporary file.  The packed image mounted without an overlay
-# shows the edited bytes and every other file as the source does;
+# end), one that fits, a stream member grown, a texture painted with
+# PIL, a passed-through file and an editor's temporary file.  The packed
+# image mounted without an overlay is the source mounted with the edits
+# as its overlay (diff -r), and shows every other file as the source;
 # ccsfs-check finds the tables agree; independent ISO 9660 readers
 # (libarchive, xorriso, isoinfo, libiso9660, the kernel) list and
 # extract it; the folder and archive outputs hold the same bytes; a
@@ -39,6 +40,23 @@ cp "$src/$D/xasc00~2/xasc00~2.ccs" "$dir/$D/xasc00/xasc00.ccs"
 cp "$src/$D/xold90/xold90.ccs" "$dir/$D/xold92/xold92.ccs"
 { cat "$src/$S/str0001e/str0001e.ccs"; head -c 8192 /dev/urandom; } >"$dir/$S/str0001e/str0001e.ccs"
 { cat "$src/SYSTEM.CNF"; echo "# packed"; } >"$dir/SYSTEM.CNF"
+# A texture painted as an image editor would, through PIL: the mount's
+# overlay writes it back into chr000's chunk, and the pack takes that.
+tex=DATA/DATA.BIN/chr000/TEX_chr000/texture.png
+mkdir -p "$dir/$(dirname "$tex")"
+if $PY -c 'import PIL' 2>/dev/null; then
+	$PY - "$src/$tex" "$dir/$tex" <<'PYEOF'
+import sys
+from PIL import Image
+im = Image.open(sys.argv[1])
+im.load()
+w, h = im.size
+for y in range(h // 2):
+    for x in range(w // 2):
+        im.putpixel((x, y), (im.getpixel((x, y)) + 1) % 16)
+im.save(sys.argv[2])
+PYEOF
+fi
 echo swap >"$dir/$D/xasc00/.xasc00.ccs.swp"
 
 out=$work/out.iso
@@ -46,7 +64,7 @@ out=$work/out.iso
 check_eq "packs the image: exit 0" 0 "$?"
 check_eq "no progress line when stderr is no terminal" "" "$(cat "$work/pack.err")"
 check "says DATA.BIN's members rewritten and moved" \
-	grep -q "^DATA/DATA.BIN: 2 members rewritten (xasc00 xold92), [1-9][0-9]* moved; 118784 -> [0-9]* bytes" "$work/report"
+	grep -q "^DATA/DATA.BIN: [23] members rewritten (xasc00 xold92\( chr000\)\?), [1-9][0-9]* moved; 118784 -> [0-9]* bytes" "$work/report"
 check "says the index was patched" grep -q "^SLUS_202.67: DATA.BIN's index.*records patched" "$work/report"
 check "says the stream members rewritten and moved" \
 	grep -q "^$S: 1 member rewritten (str0001e), 4 moved" "$work/report"
@@ -62,11 +80,26 @@ check "xold92.ccs is the edit's bytes" cmp "$packed/$D/xold92/xold92.ccs" "$dir/
 check "str0001e.ccs is the edit's bytes" cmp "$packed/$S/str0001e/str0001e.ccs" "$dir/$S/str0001e/str0001e.ccs"
 check "SYSTEM.CNF is the edit's" cmp "$packed/SYSTEM.CNF" "$dir/SYSTEM.CNF"
 check "the swap file is not on the disc" test ! -e "$packed/$D/xasc00/.xasc00.ccs.swp"
+# The mount after the edit is the disc after the pack: the overlay
+# mount of the source and the packed image show the same files, but
+# for the listings of what moved and the overlay's own.
+edited=$work/edited
+check "mounts the source with the edits as its overlay" mount_ccsfs "$iso" "$edited" -o overlay="$dir"
+check "the edited mount is the packed disc (diff -r)" diff -r \
+	-x '%edits.txt' -x '%members.txt' -x .xasc00.ccs.swp -x SLUS_202.67 \
+	"$edited" "$packed"
+if [ -f "$dir/$tex" ]; then
+	check "the painted texture is on the packed disc" cmp "$edited/$tex" "$packed/$tex"
+	check_fails "and differs from the source's" cmp -s "$src/$tex" "$packed/$tex"
+else
+	skip "the painted texture is on the packed disc" "no PIL (python3-pil)"
+fi
+check "unmounts the edited mount" unmount "$edited"
 # Every other file as the source shows it: the edited members' folders,
 # the listings of what moved, the links into those folders and the two
 # files changed on purpose aside.
 check "every other file is identical (diff -r)" diff -r \
-	-x xasc00 -x xold92 -x str0001e -x '%members.txt' -x '%categories' \
+	-x xasc00 -x xold92 -x str0001e -x chr000 -x '%members.txt' -x '%categories' \
 	-x SYSTEM.CNF -x SLUS_202.67 "$src" "$packed"
 check "the members after the grown one moved by whole sectors" sh -c "
 	awk 'NR > 1 && \$1 == \"xasc01\" { print \$3 }' '$packed/$D/%members.txt' | grep -qx 12288"
@@ -192,7 +225,7 @@ mkdir -p "$bad/$D/xold96"
 head -c 100 "$src/$D/xold96/xold96.ccs" >"$bad/$D/xold96/xold96.ccs"
 "$PACK" "$iso" "$bad" "$work/bad.iso" >/dev/null 2>"$work/bad.err"
 check_eq "a scene that does not walk is refused: exit 1" 1 "$?"
-check "the refusal names the file" grep -q "xold96/xold96.ccs: does not walk" "$work/bad.err"
+check "the refusal names the file and why" grep -q "xold96/xold96.ccs: refused: the member no longer walks" "$work/bad.err"
 check "nothing written" sh -c "! ls '$work' | grep -q '^bad.iso'"
 
 # The command line.
