@@ -234,7 +234,9 @@ static void redo_member(struct overlay *ov, struct member *m)
 		log_error("overlay: member %s is in use: its edits stay as "
 			  "they were", member_name(m));
 	pthread_mutex_lock(&ov->lock);
-	qsort(ov->edits, ov->count, sizeof *ov->edits, by_rank_then_path);
+	if (ov->count)
+		qsort(ov->edits, ov->count, sizeof *ov->edits,
+		      by_rank_then_path);
 	size_t n = 0;
 	char **paths = malloc((ov->count ? ov->count : 1) * sizeof *paths);
 	for (size_t i = 0; paths && i < ov->count; i++)
@@ -328,7 +330,9 @@ static void found_file(void *ctx, const char *path)
 static void apply_all(struct overlay *ov)
 {
 	pthread_mutex_lock(&ov->lock);
-	qsort(ov->edits, ov->count, sizeof *ov->edits, by_rank_then_path);
+	if (ov->count)
+		qsort(ov->edits, ov->count, sizeof *ov->edits,
+		      by_rank_then_path);
 	size_t n = ov->count;
 	char **paths = calloc(n ? n : 1, sizeof *paths);
 	for (size_t i = 0; paths && i < n; i++)
@@ -406,7 +410,8 @@ static int by_path(const void *a, const void *b)
 int overlay_edits(struct overlay *ov, overlay_edit_fn fn, void *ctx)
 {
 	pthread_mutex_lock(&ov->lock);
-	qsort(ov->edits, ov->count, sizeof *ov->edits, by_path);
+	if (ov->count)
+		qsort(ov->edits, ov->count, sizeof *ov->edits, by_path);
 	int rc = 0;
 	for (size_t i = 0; rc == 0 && i < ov->count; i++) {
 		const struct edit *e = &ov->edits[i];

@@ -176,9 +176,9 @@ char **spare_names(struct fs *fs, struct node *dir, size_t *count)
 			else
 				memmove(names, names + 1, *count * sizeof *names);
 		}
-		qsort(names + 1, *count ? *count - 1 : 0, sizeof *names,
-		      by_name);
-	} else {
+		if (*count > 1)
+			qsort(names + 1, *count - 1, sizeof *names, by_name);
+	} else if (*count) {
 		qsort(names, *count, sizeof *names, by_name);
 	}
 	return names;
