@@ -12,8 +12,10 @@
 /* strNNNNe: three kits (OBJ_sNNNN_g0 .. g2; g1's Obj names g2 as its
  * parent, which no node of the scene follows), OBJ_sNNNN_galias, an
  * ExtObj whose target is OBJ_sNNNN_g2, a lit model without ST whose
- * material has a texture (MDL_sNNNN_gplain), and OBJ_sNNNN_gshadow,
- * whose model is a shadow model. */
+ * material has a texture (MDL_sNNNN_gplain), OBJ_sNNNN_gshadow,
+ * whose model is a shadow model, and a character (add_character,
+ * OBJ_sNNNN_gchar_n0 .. n3, whose n1 owns a bone model posed by
+ * ANM_sNNNN_gchar). */
 static struct ccsw *game_setup(const struct cutscene *c)
 {
 	char stem[16], path[40];
@@ -47,13 +49,16 @@ static struct ccsw *game_setup(const struct cutscene *c)
 	add_shadow_model(w, f, name, &shadow);
 	ccsw_obj(w, objectf(w, f, "OBJ_s%04u_gshadow", c->number), 0, shadow,
 		 0);
+	snprintf(name, sizeof name, "s%04u_gchar", c->number);
+	add_character(w, f, name, mat0);
 	ccsw_frame(w, 1);
 	ccsw_end(w);
 	return w;
 }
 
 /* The scene file's nodes, in its Clump's order. */
-enum { N_DRV0, N_DRV1, N_DRV2, N_GULL, N_OWN, N_SHADOW, N_GONE, N_COUNT };
+enum { N_DRV0, N_DRV1, N_DRV2, N_GULL, N_OWN, N_SHADOW, N_CHAR, N_GONE,
+       N_COUNT };
 
 static void f_obj(struct ccsw *w, uint32_t object, float x, float y, float z,
 		  float rx, float ry, float rz, const float s[3], float tp,
@@ -83,7 +88,10 @@ static void f_obj(struct ccsw *w, uint32_t object, float x, float y, float z,
  *   own     (an Obj of the scene file, a part node) every frame: at the
  *           origin, so hidden, before frame 20, then at (2, -3, 6);
  *   gshadow_drv, and ggone_drv (a rich pair's only), every tenth
- *           frame: never in scene.glb. */
+ *           frame: never in scene.glb;
+ *   gchar_drv (its target OBJ_sNNNN_gchar_n1, whose model is a bone
+ *           model) every tenth frame at (-8, 0, fr / 10), turned fr
+ *           degrees about Z. */
 static void game_objects(struct ccsw *w, const uint32_t n[N_COUNT],
 			 uint32_t fr)
 {
@@ -107,6 +115,7 @@ static void game_objects(struct ccsw *w, const uint32_t n[N_COUNT],
 	else
 		f_obj(w, n[N_OWN], 2, -3, 6, 0, 0, 0, one, 1, 1);
 	if (fr % 10 == 0) {
+		f_obj(w, n[N_CHAR], -8, 0, f / 10, 0, 0, f, one, 1, 1);
 		f_obj(w, n[N_SHADOW], 1, 1, 1, 0, 0, 0, one, 1, 1);
 		if (n[N_GONE])
 			f_obj(w, n[N_GONE], 1, 1, 1, 0, 0, 0, one, 1, 1);
@@ -194,11 +203,13 @@ static struct ccsw *game_scene(const struct cutscene *c)
 		objectf(w, fcmn, "OBJ_cmn_gull"),
 		objectf(w, fext, "MDL_s%04u_gplain", no),
 		objectf(w, fext, "OBJ_s%04u_gshadow", no),
+		objectf(w, fext, "OBJ_s%04u_gchar_n1", no),
 		/* In no file of the pair, nor in str8000e. */
 		c->rich ? objectf(w, fext, "OBJ_s%04u_ggone", no) : 0,
 	};
 	static const char *const names[N_COUNT] = { "g0_drv", "g1_drv",
-		"g2_drv", "gull_drv", "gown", "gshadow_drv", "ggone_drv" };
+		"g2_drv", "gull_drv", "gown", "gshadow_drv", "gchar_drv",
+		"ggone_drv" };
 	uint32_t n[N_COUNT] = { 0 };
 	for (int i = 0; i < count; i++)
 		n[i] = objectf(w, fown, "OBJ_s%04u_%s", no, names[i]);

@@ -40,7 +40,9 @@ put them:
   ExtObj targets and the '#' entries (the first other file given that
   defines the name) to the Obj that gives its model, left out when the
   chain ends nowhere or goes round, or the model is a shadow model; a
-  node's parent is the node its own parent field names; its world =
+  node whose model is a bone or skin model holds it posed at frame 0 by
+  the Anime chunk that drives its owner's clump in its own file, its
+  vertices in the node's space; a node's parent is the node its own parent field names; its world =
   R_x(-90) * parent world * T * Rx * Ry * Rz * S; it is hidden before
   its first record, while its flags' bit 0 is clear, while its
   transparency (clamped to 0..1, times its parent's when its Obj2 flags
@@ -451,6 +453,30 @@ def game_nodes(scene, files):
     return nodes, out
 
 
+def check_posed(glb, mesh, ccs, model, nm, tol):
+    """A bone or skin model on a node of the game's layout: its mesh holds
+    the model posed at frame 0 by the Anime chunk that drives its owner's
+    clump in its own file (the model's vertices there, as model.obj
+    places them).  1 when they differ."""
+    owner = next((o for o, (_p, m) in sorted(ccs.objs.items())
+                  if m == model), 0)
+    clump = ccs.clump_of(owner) or ()
+    anime = next((a for a in ccs.animes if any(
+        o in a['ctl'] or o in a['fobj'] for o in clump)), None)
+    want = ccs.model_world(model, owner, ccs.world(anime, 0))[0]
+    got = [glb.accessor(p['attributes']['POSITION'])
+           for p in mesh.get('primitives', [])]
+    got = np.vstack(got) if got else np.zeros((0, 3))
+    ok = got.shape == want.shape and (not len(want) or near(got, want, tol))
+    print('%s: %s posed at frame 0 by %s: %d vertices%s' % (
+        nm, ccs.name(model), ccs.name(anime['object']) if anime else
+        'no Anime chunk', len(want), '' if ok else ' MISMATCH'))
+    if not ok:
+        print('FAIL %s: its mesh is not %s posed at frame 0' % (
+            nm, ccs.name(model)))
+    return int(not ok)
+
+
 def game_local(recs, f):
     """(local matrix, transparency clamped, flags, position) of the
     latest record at or before f, or None before the first."""
@@ -484,6 +510,9 @@ def game_check(glb, scene, setups, frames, tol, required, bad, count, objs,
             print('FAIL node %s: %s, want a node with mesh %s' % (
                 nm, 'none' if node is None else 'mesh %s' % got, want))
             bad += 1
+        elif want and files[model[0]].models.get(model[1], (0,))[0] & 4:
+            bad += check_posed(glb, meshes[node['mesh']], files[model[0]],
+                               model[1], nm, tol)
     for o, why in sorted(out.items()):
         print('%s left out: %s' % (scene.name(o), why))
         if scene.name(o) in node_of:

@@ -93,7 +93,8 @@ check_fails "... and the check fails on a camera a frame late" \
 
 # str0002 is laid out as the game's cutscenes are (gen_cutscene_game.c):
 # its nodes are the scene file's Clump's ExtObj and Obj chunks.  Blender
-# shows the five that reach a model (a shadow node is left out) and one
+# shows the six that reach a model (a shadow node is left out; gchar_drv's
+# is a bone model, posed at frame 0 as its own file poses it) and one
 # camera (the scene file's first;
 # the spare one is never moved).  g0_drv moves along its records (x =
 # frame / 2), g1_drv sits below it at (0, 4, 0) of it turned with it,
@@ -102,13 +103,14 @@ check_fails "... and the check fails on a camera a frame late" \
 # below 1/128, between its own records,
 # g2_drv (an ExtObj chain) shows from frame 12, hides while switched off
 # (30-39) and while its transparency is below 1/128 (44-47); the part
-# node gown hides at the origin until frame 20; the gull is str8000e's.
+# node gown hides at the origin until frame 20; the gull is str8000e's;
+# gchar_drv moves every tenth frame to (-8, 0, fr / 10).
 # Its F_DistantLight and F_OmniLight records drive two lights (the omni
 # one at (fr / 2, -2, 14) from its record every tenth frame).
 sd=$mnt/STREAM/STR1.BIN
 g2=$sd/str0002
 check "Blender imports str0002 (the game's layout): its nodes move, hide and show on their records" \
-	blend "$g2/scene.glb" meshes=5 cameras=1 lights=2 span_frames=60 \
+	blend "$g2/scene.glb" meshes=6 cameras=1 lights=2 span_frames=60 \
 	object_at=21,LGT_s0002_lamp,10,-2,14 \
 	object_at=0,OBJ_s0002_g0_drv,0,0,10 object_at=25,OBJ_s0002_g0_drv,12.5,0,10 \
 	object_at=4,OBJ_s0002_g1_drv,1.1684,3.9126,10 \
@@ -120,6 +122,7 @@ check "Blender imports str0002 (the game's layout): its nodes move, hide and sho
 	hidden_at=45,OBJ_s0002_g2_drv object_at=49,OBJ_s0002_g2_drv,-6,2,12.8 \
 	hidden_at=10,OBJ_s0002_gown object_at=21,OBJ_s0002_gown,2,-3,6 \
 	object_at=6,OBJ_s0002_gull_drv,8,5,12 \
+	object_at=25,OBJ_s0002_gchar_drv,-8,0,2 \
 	camera_at=25,10,-6,16,45,0,5
 check_fails "... and the check fails on g2_drv shown inside its hidden span" \
 	blend "$g2/scene.glb" object_at=35,OBJ_s0002_g2_drv,-6,2,11.4
@@ -132,7 +135,8 @@ check "cutcheck: str0002's nodes and camera and lights where the game puts them,
 	"$sd/str0002e/str0002e.ccs" "$sd/str8000e/str8000e.ccs" \
 	--frames 0,4,11,13,15,19,20,21,25,29,30,31,45,49,52,59 --require OBJ_s0002_g0_drv \
 	--require OBJ_s0002_g1_drv --require OBJ_s0002_g2_drv \
-	--require OBJ_s0002_gull_drv --require OBJ_s0002_gown
+	--require OBJ_s0002_gull_drv --require OBJ_s0002_gown \
+	--require OBJ_s0002_gchar_drv
 sed 's/^/# /' "$work/last.out"
 check_fails "... and fails without str8000e, which defines the gull" \
 	"$PY" "$gltf/cutcheck.py" "$g2/scene.glb" "$g2/str0002.ccs" \

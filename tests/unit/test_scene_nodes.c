@@ -52,9 +52,10 @@ static void model(struct ccsw *w, uint32_t object, uint16_t mtype,
 /* The setup file, objects 1..: OBJ_a (Obj, MDL_a), OBJ_alias (ExtObj ->
  * OBJ_a), OBJ_hop (ExtObj -> OBJ_alias), OBJ_loop1 <-> OBJ_loop2
  * (ExtObjs that go round), OBJ_far ('#', defined by the common file),
- * OBJ_shade (Obj, MDL_shade, a shadow model). */
+ * OBJ_shade (Obj, MDL_shade, a shadow model), OBJ_bone (Obj, MDL_bone, a
+ * bone model with no clump to pose it). */
 enum { S_A = 1, S_MDL_A, S_ALIAS, S_HOP, S_LOOP1, S_LOOP2, S_FAR, S_SHADE,
-       S_MDL_SHADE };
+       S_MDL_SHADE, S_BONE, S_MDL_BONE };
 
 static void setup_file(struct walked *f)
 {
@@ -63,7 +64,7 @@ static void setup_file(struct walked *f)
 	uint32_t cmn = ccsw_file(w, "#c:\\str\\str8000.max");
 	static const char *const names[] = { "", "OBJ_a", "MDL_a", "OBJ_alias",
 		"OBJ_hop", "OBJ_loop1", "OBJ_loop2", "OBJ_far", "OBJ_shade",
-		"MDL_shade" };
+		"MDL_shade", "OBJ_bone", "MDL_bone" };
 	for (uint32_t i = 1; i < sizeof names / sizeof names[0]; i++)
 		assert_int_equal(ccsw_object_str(w, names[i],
 						 i == S_FAR ? cmn : file), i);
@@ -76,6 +77,12 @@ static void setup_file(struct walked *f)
 	ccsw_extobj(w, S_LOOP1, 0, S_LOOP2);
 	ccsw_extobj(w, S_LOOP2, 0, S_LOOP1);
 	ccsw_obj(w, S_SHADE, 0, S_MDL_SHADE, 0);
+	struct ccsw_mmat bm = { .vertices = 6, .seed = 6 };
+	struct ccsw_model bone = { .object = S_MDL_BONE, .vertex_scale = 1.0f,
+				   .mtype = 5, .mmat_count = 1, .mmats = &bm,
+				   .size_field = CCSW_SIZE_AUTO };
+	ccsw_model(w, &bone);
+	ccsw_obj(w, S_BONE, 0, S_MDL_BONE, 0);
 	ccsw_frame(w, 1);
 	ccsw_end(w);
 	walk(w, f);
@@ -96,17 +103,19 @@ static void common_file(struct walked *f)
 	walk(w, f);
 }
 
-/* The scene file: '#' entries 1..6 for the setup's OBJ_a, OBJ_hop,
- * OBJ_loop1, OBJ_far, OBJ_gone (no file has it) and OBJ_shade, then its
+/* The scene file: '#' entries 1..7 for the setup's OBJ_a, OBJ_hop,
+ * OBJ_loop1, OBJ_far, OBJ_gone (no file has it), OBJ_shade and OBJ_bone,
+ * then its
  * nodes, two clumps (the second's object first), and a camera. */
-enum { X_A = 1, X_HOP, X_LOOP, X_FAR, X_GONE, X_SHADE,
+enum { X_A = 1, X_HOP, X_LOOP, X_FAR, X_GONE, X_SHADE, X_BONE,
        N_A, N_HOP, N_LOOP, N_FAR, N_GONE, N_SHADE, N_SELF, N_VIA, N_ROUND1,
-       N_ROUND2, CMP_LATE, CMP_EARLY, CAM_B, CAM_A, OBJ_COUNT };
+       N_ROUND2, N_BONE, CMP_LATE, CMP_EARLY, CAM_B, CAM_A, OBJ_COUNT };
 
 static const char *const scene_names[OBJ_COUNT] = { "", "OBJ_a", "OBJ_hop",
-	"OBJ_loop1", "OBJ_far", "OBJ_gone", "OBJ_shade", "n_a", "n_hop",
-	"n_loop", "n_far", "n_gone", "n_shade", "n_self", "n_via", "n_round1",
-	"n_round2", "CMP_late", "CMP_early", "CAM_b", "CAM_a" };
+	"OBJ_loop1", "OBJ_far", "OBJ_gone", "OBJ_shade", "OBJ_bone", "n_a",
+	"n_hop", "n_loop", "n_far", "n_gone", "n_shade", "n_self", "n_via",
+	"n_round1", "n_round2", "n_bone", "CMP_late", "CMP_early", "CAM_b",
+	"CAM_a" };
 
 static const char *scene_name(void *ctx, uint32_t i)
 {
@@ -121,7 +130,7 @@ static void scene_file(struct walked *f)
 	uint32_t ext = ccsw_file(w, "#c:\\str\\str0009.max");
 	for (uint32_t i = 1; i < OBJ_COUNT; i++)
 		assert_int_equal(ccsw_object_str(w, scene_names[i],
-						 i <= X_SHADE ? ext : own), i);
+						 i <= X_BONE ? ext : own), i);
 	ccsw_setup(w);
 	/* CAM_b comes first in object order, CAM_a in the file. */
 	ccsw_camera(w, CAM_A);
@@ -140,11 +149,12 @@ static void scene_file(struct walked *f)
 	ccsw_extobj(w, N_VIA, N_HOP, N_FAR);
 	ccsw_extobj(w, N_ROUND1, 0, N_ROUND2);
 	ccsw_extobj(w, N_ROUND2, 0, N_ROUND1);
+	ccsw_extobj(w, N_BONE, 0, X_BONE);
 	const uint32_t late[3] = { N_VIA, N_ROUND1, N_A };
-	const uint32_t early[9] = { N_A, N_HOP, N_LOOP, N_FAR, N_GONE,
-				    N_SHADE, N_SELF, N_ROUND2, 0 };
+	const uint32_t early[10] = { N_A, N_HOP, N_LOOP, N_FAR, N_GONE,
+				     N_SHADE, N_SELF, N_ROUND2, N_BONE, 0 };
 	ccsw_clump(w, CMP_LATE, 3, late);
-	ccsw_clump(w, CMP_EARLY, 9, early);
+	ccsw_clump(w, CMP_EARLY, 10, early);
 	ccsw_frame(w, 1);
 	ccsw_end(w);
 	walk(w, f);
@@ -155,7 +165,7 @@ static void scene_file(struct walked *f)
  * file's '#' entry, which names the common file's). */
 static const struct scene_def defs[OBJ_COUNT] = {
 	NOWHERE, { 0, S_A }, { 0, S_HOP }, { 0, S_LOOP1 }, { 0, S_FAR },
-	NOWHERE, { 0, S_SHADE } };
+	NOWHERE, { 0, S_SHADE }, { 0, S_BONE } };
 
 static void test_chains(void **state)
 {
@@ -174,10 +184,11 @@ static void test_chains(void **state)
 	struct scene_nodes n;
 	struct strbuf problems = STRBUF_INIT;
 	assert_int_equal(scene_nodes_find(src, 2, &f, &n, &problems), 0);
-	/* CMP_late (17) before CMP_early (18); each node once. */
-	static const uint32_t order[5] = { N_VIA, N_A, N_HOP, N_FAR, N_SELF };
-	assert_int_equal(n.count, 5);
-	for (uint32_t i = 0; i < 5; i++)
+	/* CMP_late (19) before CMP_early (20); each node once. */
+	static const uint32_t order[6] = { N_VIA, N_A, N_HOP, N_FAR, N_SELF,
+					   N_BONE };
+	assert_int_equal(n.count, 6);
+	for (uint32_t i = 0; i < 6; i++)
 		assert_int_equal(n.nodes[i].object, order[i]);
 	/* n_via -> n_far -> '#' OBJ_far -> the common file's MDL_far. */
 	assert_int_equal(n.nodes[0].model.source, 1);
@@ -197,6 +208,9 @@ static void test_chains(void **state)
 	assert_int_equal(n.nodes[4].model.source, SCENE_NOWHERE);
 	assert_int_equal(n.nodes[4].obj2, 3);
 	assert_int_equal(n.node_of[N_SHADE], UINT32_MAX);
+	/* n_bone -> OBJ_bone -> MDL_bone, a bone model. */
+	assert_int_equal(n.nodes[5].model.object, S_MDL_BONE);
+	assert_true(n.nodes[5].skinned);
 	assert_non_null(strstr(problems.data, "nodes: n_loop: its ExtObj "
 			       "targets go round in a circle: left out\n"));
 	assert_non_null(strstr(problems.data, "nodes: n_round1: its ExtObj "
@@ -211,7 +225,7 @@ static void test_chains(void **state)
 	/* The scene file alone: the chains stop at the '#' entries. */
 	struct strbuf alone = STRBUF_INIT;
 	assert_int_equal(scene_nodes_find(NULL, 0, &f, &n, &alone), 0);
-	assert_int_equal(n.count, 7);   /* n_loop and n_shade too */
+	assert_int_equal(n.count, 8);   /* n_loop and n_shade too */
 	assert_int_equal(n.nodes[0].model.source, SCENE_NOWHERE);
 	assert_non_null(strstr(alone.data, "n_gone"));
 	assert_null(strstr(alone.data, "n_loop"));
@@ -234,6 +248,11 @@ static void test_chains(void **state)
 	assert_null(memmem(j, jlen, "CAM_a", 5));
 	assert_null(memmem(j, jlen, "n_shade", 7));
 	assert_non_null(memmem(j, jlen, "{\"name\":\"n_via\"", 15));
+	/* The bone model is made, as n_bone's mesh (the third: MDL_a and
+	 * MDL_far come first), not left out. */
+	assert_non_null(memmem(j, jlen, "{\"name\":\"n_bone\",\"scale\":"
+			       "[0,0,0],\"mesh\":2}", 42));
+	assert_null(memmem(j, jlen, "clump is not made", 17));
 	free(glb);
 	unwalk(&sc);
 	unwalk(&common);

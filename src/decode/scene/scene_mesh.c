@@ -285,11 +285,16 @@ static void place_skin(struct scene_build *b, const struct placing *pl,
 	put_attributes(p, k, v, pose_slot_world(pl->pose, pl->clump, v->node));
 }
 
-static void place_rigid(struct prim *p, uint32_t k, const struct model_vertex *v)
+/* A vertex as it stands; a posed model (model_pose) brings its turned
+ * normal. */
+static void place_rigid(struct prim *p, uint32_t k, const struct model_vertex *v,
+			const float *posed_normal)
 {
 	for (int i = 0; i < 3; i++)
 		p->pos[3 * k + i] = fin(v->pos[i]);
 	put_attributes(p, k, v, NULL);
+	for (int i = 0; posed_normal && p->normal && !p->sizes_only && i < 3; i++)
+		p->normal[3 * k + i] = posed_normal[i];
 }
 
 /* The mesh's JSON and data; GNONE when no mmat has a triangle.  Only
@@ -314,7 +319,9 @@ static uint32_t add_mesh(struct scene_build *b, struct scene_part *part,
 		for (uint32_t k = 0; k < mm->vertex_count; k++) {
 			const struct model_vertex *v = &m->vertices[mm->first_vertex + k];
 			if (!pl)
-				place_rigid(&p, k, v);
+				place_rigid(&p, k, v, m->posed_normal
+					    ? m->posed_normal[mm->first_vertex + k]
+					    : NULL);
 			else if (mm->layout == MODEL_SKIN)
 				place_skin(b, pl, m, mm, &p, k, v);
 			else
@@ -423,12 +430,29 @@ static void add_skinned(struct scene_build *b, struct scene_part *part,
 	free(joint_of_slot);
 }
 
+/* A bone or skin model made rigid: posed at frame 0 by the clump of
+ * its owner in its own file, as model.obj places it (left as it is when
+ * that clump has no Anime chunk). */
+static uint32_t add_posed(struct scene_build *b, struct scene_part *part,
+			  struct model_mesh *m, const char *name)
+{
+	const struct pose *p = &part->pose;
+	const struct pose_clump *c = pose_clump_of(p, pose_owner_of(p, m->object));
+	if (c && c->anime != POSE_NONE && model_pose(m, p, c) < 0) {
+		b->failed = true;
+		return GNONE;
+	}
+	return add_mesh(b, part, m, NULL, name);
+}
+
 /* The mesh of part's model, made once: GNONE when there is none, or
  * SKINNED when it is a skinned mesh of its own node (over cl, the
- * clump of the node that owns it, when it has one).  Shadow models are
- * left to model.obj. */
+ * clump of the node that owns it, when it has one).  Without cl, a
+ * bone or skin model is posed and made rigid when `posed` is set.
+ * Shadow models are left to model.obj. */
 static uint32_t model_mesh(struct scene_build *b, struct scene_part *part,
-			   uint32_t model, const struct pose_clump *cl)
+			   uint32_t model, const struct pose_clump *cl,
+			   bool posed)
 {
 	const struct scene_source *src = &part->src;
 	uint32_t chunk;
@@ -454,6 +478,8 @@ static uint32_t model_mesh(struct scene_build *b, struct scene_part *part,
 			skinned = false;        /* shadows stay in model.obj */
 		else if (skinned)
 			add_skinned(b, part, &m, cl, name);
+		else if (posed && (m.mtype & 4))
+			*mesh_of = add_posed(b, part, &m, name);
 		else
 			*mesh_of = add_mesh(b, part, &m, NULL, name);
 		model_mesh_free(&m);
@@ -470,14 +496,15 @@ static void add_node_model(struct scene_build *b, struct scene_part *part,
 	if (part->gnode_of[n] == GNONE)
 		return;
 	uint32_t mesh = model_mesh(b, part, part->pose.nodes[n].model,
-				   pose_clump_of(&part->pose, n));
+				   pose_clump_of(&part->pose, n), false);
 	if (mesh != SKINNED)
 		b->nodes[part->gnode_of[n]].mesh = mesh;
 }
 
 /* A cutscene in the game's layout: each node of the scene file shows
- * the model its chain reached.  A bone or skin model would follow the
- * scene file's clump, which is not made: it is left out, and said. */
+ * the model its chain reached.  A bone or skin model is posed at frame
+ * 0 by its own file's clump and made rigid under the node, so that the
+ * node's records move it whole (the scene file's clump is not made). */
 static void add_game_models(struct scene_build *b)
 {
 	for (uint32_t i = 0; i < b->cut.count && !b->failed; i++) {
@@ -486,14 +513,8 @@ static void add_game_models(struct scene_build *b)
 		if (n->model.source >= b->part_count)
 			continue;
 		struct scene_part *part = &b->parts[n->model.source];
-		if (n->skinned) {
-			scene_left_out(b, "nodes: %s: its bone or skin model "
-				       "%s over the scene's clump is not made",
-				       b->nodes[g].name,
-				       scene_part_name(part, n->model.object));
-			continue;
-		}
-		uint32_t mesh = model_mesh(b, part, n->model.object, NULL);
+		uint32_t mesh = model_mesh(b, part, n->model.object, NULL,
+					   true);
 		if (mesh != SKINNED)
 			b->nodes[g].mesh = mesh;
 	}
