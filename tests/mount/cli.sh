@@ -4,6 +4,8 @@
 . "${TESTS_SRCDIR:-$(dirname "$0")/..}/mount/lib.sh"
 
 mkdir -p "$work/mnt"
+# Every mount here should be refused; one that is not is unmounted at exit.
+mounts="$mounts $work/mnt"
 check "--help shows the usage" sh -c "'$CCSFS' --help | grep -q '^usage: .* SOURCE MOUNTPOINT'"
 check "--help lists cache_size" sh -c "'$CCSFS' --help | grep -q 'cache_size='"
 check "--version names the version" sh -c "'$CCSFS' --version | grep -q '^ccsfs [0-9]'"

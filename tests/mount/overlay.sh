@@ -132,6 +132,8 @@ check_eq "its size is the new one" "$(stat -c %s "$work/system.cnf")" "$(stat -c
 check "%edits.txt lists it as a disc file" grep -q "^SYSTEM.CNF	applied	disc file	$(stat -c %s "$work/system.cnf")$" "$mnt/%edits.txt"
 
 # ---- a second mount on the same DIR ----
+# Unmounted at exit should it mount after all (the first one gone).
+mounts="$mounts $work/mnt2"
 check_fails "a second mount on DIR is refused" "$CCSFS" -o overlay="$ov" "$disc" "$work/mnt2"
 mkdir -p "$work/mnt2"
 check "... saying why" sh -c "'$CCSFS' -o overlay='$ov' '$disc' '$work/mnt2' 2>&1 | grep -q 'is the overlay of another mount'"
