@@ -226,13 +226,11 @@ static int by_rank_then_path(const void *a, const void *b)
 	return strcmp(x->path, y->path);
 }
 
-/* The member's bytes again from the disc's and each of its edits, in
- * order; under ov->apply. */
-static void redo_member(struct overlay *ov, struct member *m)
+/* Takes again, in order (rank, then path), every edit of member m, or
+ * every edit when m is NULL.  The paths are copied out first: taking an
+ * edit records its outcome, which takes ov->lock. */
+static void take_in_order(struct overlay *ov, const struct member *m)
 {
-	if (member_edit_set(ov->fs, m, NULL, 0) < 0)
-		log_error("overlay: member %s is in use: its edits stay as "
-			  "they were", member_name(m));
 	pthread_mutex_lock(&ov->lock);
 	if (ov->count)
 		qsort(ov->edits, ov->count, sizeof *ov->edits,
@@ -240,7 +238,7 @@ static void redo_member(struct overlay *ov, struct member *m)
 	size_t n = 0;
 	char **paths = malloc((ov->count ? ov->count : 1) * sizeof *paths);
 	for (size_t i = 0; paths && i < ov->count; i++)
-		if (ov->edits[i].m == m)
+		if (!m || ov->edits[i].m == m)
 			paths[n++] = strdup(ov->edits[i].path);
 	pthread_mutex_unlock(&ov->lock);
 	for (size_t i = 0; paths && i < n; i++) {
@@ -252,6 +250,16 @@ static void redo_member(struct overlay *ov, struct member *m)
 		free(paths[i]);
 	}
 	free(paths);
+}
+
+/* The member's bytes again from the disc's and each of its edits, in
+ * order; under ov->apply. */
+static void redo_member(struct overlay *ov, struct member *m)
+{
+	if (member_edit_set(ov->fs, m, NULL, 0) < 0)
+		log_error("overlay: member %s is in use: its edits stay as "
+			  "they were", member_name(m));
+	take_in_order(ov, m);
 }
 
 int overlay_take(struct overlay *ov, const char *path)
@@ -329,24 +337,7 @@ static void found_file(void *ctx, const char *path)
 /* Takes every edit found, in order. */
 static void apply_all(struct overlay *ov)
 {
-	pthread_mutex_lock(&ov->lock);
-	if (ov->count)
-		qsort(ov->edits, ov->count, sizeof *ov->edits,
-		      by_rank_then_path);
-	size_t n = ov->count;
-	char **paths = calloc(n ? n : 1, sizeof *paths);
-	for (size_t i = 0; paths && i < n; i++)
-		paths[i] = strdup(ov->edits[i].path);
-	pthread_mutex_unlock(&ov->lock);
-	for (size_t i = 0; paths && i < n; i++) {
-		struct outcome o;
-		if (paths[i]) {
-			apply(ov, paths[i], &o);
-			record(ov, paths[i], &o, true);
-		}
-		free(paths[i]);
-	}
-	free(paths);
+	take_in_order(ov, NULL);
 }
 
 int overlay_open(struct fs *fs, const char *dir, unsigned flags,
